@@ -1,0 +1,22 @@
+/**
+ * Memory text goes into a prompt inside `<kind>` … `</kind>` tags, one `- text` line per memory.
+ * Escaping uses XML-style character references so it is reversible and a memory can never close
+ * its section, open another, forge a `#` header or spill onto a second line.
+ */
+
+const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g;
+
+export function escapeMemoryText(text: string): string {
+  let out = text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(LINE_BREAKS, (ch) => `&#${ch.codePointAt(0)};`);
+  if (out.startsWith("#")) out = `&#35;${out.slice(1)}`;
+  return out;
+}
+
+/** The exact line a memory occupies in a block; its token cost is what quotas count. */
+export function renderLine(text: string): string {
+  return `- ${escapeMemoryText(text)}`;
+}

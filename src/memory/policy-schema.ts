@@ -1,0 +1,52 @@
+/**
+ * A zod schema for RetrievalPolicy, so policies read from disk (experiment files, patched
+ * ablations) are checked before they reach retrieval.
+ */
+import { z } from "zod";
+import type { RetrievalPolicy } from "./types.js";
+
+const weight = z.number().finite();
+const rate = z.number().finite().positive().max(1);
+const backend = z.enum(["words", "bm25", "embedding"]);
+
+export const scoreConfigSchema = z.strictObject({
+  weights: z.tuple([weight, weight, weight]),
+  decayRate: rate,
+  kindDecay: z.strictObject({
+    working: rate.optional(),
+    semantic: rate.optional(),
+    episodic: rate.optional(),
+    procedural: rate.optional(),
+  }),
+  unitMs: z.number().finite().positive(),
+  normalise: z.enum(["none", "minmax"]),
+  relevance: backend,
+  stopwords: z.boolean().optional(),
+});
+
+export const sectionRuleSchema = z.strictObject({
+  order: z.enum(["newest", "score"]),
+  score: scoreConfigSchema.partial().optional(),
+  fit: z.enum(["stop", "skip"]),
+  limit: z.number().int().nonnegative(),
+  quota: z.number().int().nonnegative().nullable(),
+  requireRelevance: z.boolean(),
+});
+
+export const retrievalPolicySchema = z.strictObject({
+  mode: z.enum(["per-kind", "pooled"]),
+  score: scoreConfigSchema,
+  sections: z.strictObject({
+    working: sectionRuleSchema,
+    semantic: sectionRuleSchema,
+    episodic: sectionRuleSchema,
+    procedural: sectionRuleSchema,
+  }),
+  pooled: sectionRuleSchema,
+  touch: z.boolean(),
+  writeBack: z.boolean(),
+});
+
+// Keeps the schema and the hand-written type from drifting apart.
+type Parsed = z.infer<typeof retrievalPolicySchema>;
+export const assertPolicyShape: (p: Parsed) => RetrievalPolicy = (p) => p;

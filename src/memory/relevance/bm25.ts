@@ -1,0 +1,42 @@
+/**
+ * `bm25`: Okapi BM25 (k1 = 1.5, b = 0.75, Lucene's non-negative idf) over the scope's memories
+ * current at `now`, summed over the query's distinct words. Sections divide by the maximum over
+ * their candidates, so the signal lands in [0, 1] beside recency and importance.
+ */
+import { wordSet } from "../words.js";
+import type { RelevanceInput, RelevanceScores } from "./index.js";
+
+export const BM25_K1 = 1.5;
+export const BM25_B = 0.75;
+
+export function bm25Relevance({ index, query, now, stopwords }: RelevanceInput): RelevanceScores {
+  const values = new Float64Array(index.size);
+  const matched: number[] = [];
+  const corpus = index.corpusStats(now, stopwords);
+  const lengths = stopwords ? index.contentWordCount : index.wordCount;
+  const averageLength = corpus.count > 0 ? corpus.words / corpus.count : 0;
+  for (const word of wordSet(query.text, { stopwords })) {
+    const posting = index.postings.get(word);
+    if (posting === undefined) continue;
+    let df = 0;
+    for (let i = 0; i < posting.length; i++) if (index.isCurrent(posting.slots[i], now)) df++;
+    if (df === 0) continue;
+    const idf = bm25Idf(corpus.count, df);
+    for (let i = 0; i < posting.length; i++) {
+      const slot = posting.slots[i];
+      if (!index.isCurrent(slot, now)) continue;
+      if (values[slot] === 0) matched.push(slot);
+      values[slot] += bm25Term(idf, posting.tfs[i], lengths[slot], averageLength);
+    }
+  }
+  return { values, matched: Int32Array.from(matched), scaleToCandidates: true };
+}
+
+export function bm25Idf(documents: number, documentFrequency: number): number {
+  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
+export function bm25Term(idf: number, tf: number, length: number, averageLength: number): number {
+  const relativeLength = averageLength > 0 ? length / averageLength : 0;
+  return (idf * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * relativeLength));
+}

@@ -1,0 +1,56 @@
+/**
+ * The three retrieval signals and their combination: pure functions with the exact contract of
+ * the Generative Agents memory stream. Nothing here touches a store or a clock.
+ */
+
+export const DEFAULT_DECAY_RATE = 0.995;
+export const HOUR_MS = 3_600_000;
+
+/**
+ * `decayRate ** (units since last access)`. Measured from last access, never creation, so that
+ * touching a memory on retrieval keeps it fresh. A future `lastAccessedAt` (clock skew) clamps to 1.
+ */
+export function recencyScore(
+  now: number,
+  lastAccessedAt: number,
+  decayRate: number = DEFAULT_DECAY_RATE,
+  unitMs: number = HOUR_MS,
+): number {
+  const units = (now - lastAccessedAt) / unitMs;
+  if (units <= 0) return 1;
+  return Math.min(1, decayRate ** units);
+}
+
+/** A write-time importance rating (1–10) scaled to [0, 1], clamped. */
+export function importanceScore(importance: number, maxScale = 10): number {
+  return Math.min(1, Math.max(0, importance / maxScale));
+}
+
+/** Cosine similarity; a zero-norm vector on either side gives 0. */
+export function relevanceScore(queryVec: ArrayLike<number>, memoryVec: ArrayLike<number>): number {
+  if (queryVec.length !== memoryVec.length) {
+    throw new Error(
+      `relevanceScore: vectors differ in length (${queryVec.length} vs ${memoryVec.length})`,
+    );
+  }
+  let dot = 0;
+  let qq = 0;
+  let mm = 0;
+  for (let i = 0; i < queryVec.length; i++) {
+    dot += queryVec[i] * memoryVec[i];
+    qq += queryVec[i] * queryVec[i];
+    mm += memoryVec[i] * memoryVec[i];
+  }
+  if (qq === 0 || mm === 0) return 0;
+  return dot / (Math.sqrt(qq) * Math.sqrt(mm));
+}
+
+/** `w_rel·rel + w_rec·rec + w_imp·imp`. */
+export function retrievalScore(
+  rel: number,
+  rec: number,
+  imp: number,
+  weights: readonly [number, number, number] = [1, 1, 1],
+): number {
+  return weights[0] * rel + weights[1] * rec + weights[2] * imp;
+}

@@ -1,0 +1,175 @@
+/**
+ * The in-memory index of one scope, kept in step with SQLite so retrieval never re-reads rows.
+ * Each memory owns a slot; its fields live in typed-array columns that grow by doubling, and all
+ * embeddings share one contiguous Float32Array (slot × dim).
+ */
+import { renderLine } from "../escape.js";
+import { KINDS, type Kind, type Memory } from "../types.js";
+import { STOPWORDS, tokenizeWords } from "../words.js";
+import { Postings } from "./postings.js";
+
+export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
+  KINDS.map((k, i) => [k, i]),
+) as Record<Kind, number>;
+
+const NO_MODEL = -1;
+
+export class ScopeIndex {
+  size = 0;
+  private capacity = 16;
+
+  readonly ids: string[] = [];
+  readonly texts: string[] = [];
+  /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
+  readonly sources: (string | null)[] = [];
+  createdAt = new Float64Array(this.capacity);
+  /** NaN when the memory has no occurredAt. */
+  occurredAt = new Float64Array(this.capacity);
+  lastAccessedAt = new Float64Array(this.capacity);
+  importance = new Float64Array(this.capacity);
+  /** +Infinity when the memory never expires. */
+  expiresAt = new Float64Array(this.capacity);
+  kind = new Uint8Array(this.capacity);
+  /** 1 until a correction supersedes the memory. Expiry is checked against `now` separately. */
+  current = new Uint8Array(this.capacity);
+  tokens = new Int32Array(this.capacity);
+  /** Word counts with and without stopwords, for bm25's document lengths. */
+  wordCount = new Int32Array(this.capacity);
+  contentWordCount = new Int32Array(this.capacity);
+
+  /** Index into `models`, or NO_MODEL when the memory has no embedding. */
+  embeddingModel = new Int32Array(this.capacity).fill(NO_MODEL);
+  embeddingNorm = new Float64Array(this.capacity);
+  embeddings = new Float32Array(0);
+  dim = 0;
+  readonly models: string[] = [];
+
+  readonly postings = new Postings();
+
+  /** Running totals over non-superseded slots; expired ones are subtracted per query. */
+  private liveCount = 0;
+  private liveWords = 0;
+  private liveContentWords = 0;
+  /** Slots with a finite expiresAt: usually few, scanned per query for exact corpus stats. */
+  private readonly expiring: number[] = [];
+
+  constructor(readonly scope: string) {}
+
+  add(memory: Memory, current: boolean): number {
+    if (this.size === this.capacity) this.grow(this.capacity * 2);
+    const slot = this.size++;
+    this.ids.push(memory.id);
+    this.texts.push(memory.text);
+    this.sources.push(memory.source);
+    this.createdAt[slot] = memory.createdAt;
+    this.occurredAt[slot] = memory.occurredAt ?? Number.NaN;
+    this.lastAccessedAt[slot] = memory.lastAccessedAt;
+    this.importance[slot] = memory.importance;
+    this.expiresAt[slot] = memory.expiresAt ?? Number.POSITIVE_INFINITY;
+    this.kind[slot] = KIND_CODE[memory.kind];
+    this.current[slot] = current ? 1 : 0;
+    this.tokens[slot] = memory.tokens;
+
+    const words = tokenizeWords(memory.text);
+    let contentWords = 0;
+    for (const w of words) if (!STOPWORDS.has(w)) contentWords++;
+    this.wordCount[slot] = words.length;
+    this.contentWordCount[slot] = contentWords;
+    this.postings.add(slot, words);
+
+    if (memory.expiresAt !== null) this.expiring.push(slot);
+    if (current) this.countLive(slot, 1);
+    if (memory.embedding !== null) this.setEmbedding(slot, memory);
+    return slot;
+  }
+
+  supersede(slot: number): void {
+    if (this.current[slot] === 0) return;
+    this.current[slot] = 0;
+    this.countLive(slot, -1);
+  }
+
+  isCurrent(slot: number, now: number): boolean {
+    return this.current[slot] === 1 && this.expiresAt[slot] > now;
+  }
+
+  /** Document count and total words over the memories current at `now`, for bm25. */
+  corpusStats(now: number, stopwords: boolean): { count: number; words: number } {
+    let count = this.liveCount;
+    let words = stopwords ? this.liveContentWords : this.liveWords;
+    for (const slot of this.expiring) {
+      if (this.current[slot] === 1 && this.expiresAt[slot] <= now) {
+        count--;
+        words -= stopwords ? this.contentWordCount[slot] : this.wordCount[slot];
+      }
+    }
+    return { count, words };
+  }
+
+  /** Line of `slot` as rendered in a block. */
+  line(slot: number): string {
+    return renderLine(this.texts[slot]);
+  }
+
+  private countLive(slot: number, sign: 1 | -1): void {
+    this.liveCount += sign;
+    this.liveWords += sign * this.wordCount[slot];
+    this.liveContentWords += sign * this.contentWordCount[slot];
+  }
+
+  private setEmbedding(slot: number, memory: Memory): void {
+    const vector = memory.embedding as Float32Array;
+    if (this.dim === 0) {
+      this.dim = vector.length;
+      this.embeddings = new Float32Array(this.capacity * this.dim);
+    } else if (vector.length !== this.dim) {
+      throw new Error(
+        `memory ${memory.id}: embedding has ${vector.length} dimensions but scope ` +
+          `"${this.scope}" stores ${this.dim}-dimensional embeddings`,
+      );
+    }
+    this.embeddings.set(vector, slot * this.dim);
+    let norm = 0;
+    for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+    this.embeddingNorm[slot] = Math.sqrt(norm);
+    // A vector without a recorded model matches no query model, so using it is an error.
+    const model = memory.embeddingModel ?? "(unrecorded model)";
+    let code = this.models.indexOf(model);
+    if (code === -1) code = this.models.push(model) - 1;
+    this.embeddingModel[slot] = code;
+  }
+
+  private grow(capacity: number): void {
+    const grow64 = (a: Float64Array, fill = 0) => {
+      const next = new Float64Array(capacity).fill(fill);
+      next.set(a);
+      return next;
+    };
+    this.createdAt = grow64(this.createdAt);
+    this.occurredAt = grow64(this.occurredAt);
+    this.lastAccessedAt = grow64(this.lastAccessedAt);
+    this.importance = grow64(this.importance);
+    this.expiresAt = grow64(this.expiresAt);
+    this.embeddingNorm = grow64(this.embeddingNorm);
+    const kind = new Uint8Array(capacity);
+    kind.set(this.kind);
+    this.kind = kind;
+    const current = new Uint8Array(capacity);
+    current.set(this.current);
+    this.current = current;
+    for (const key of ["tokens", "wordCount", "contentWordCount"] as const) {
+      const next = new Int32Array(capacity);
+      next.set(this[key]);
+      this[key] = next;
+    }
+    const model = new Int32Array(capacity).fill(NO_MODEL);
+    model.set(this.embeddingModel);
+    this.embeddingModel = model;
+    if (this.dim > 0) {
+      const embeddings = new Float32Array(capacity * this.dim);
+      embeddings.set(this.embeddings);
+      this.embeddings = embeddings;
+    }
+    this.capacity = capacity;
+  }
+}

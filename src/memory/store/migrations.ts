@@ -1,0 +1,144 @@
+/**
+ * Schema history. A store file records its version in `PRAGMA user_version`:
+ *
+ * - v1: a plain memory stream — text, created, last access, importance, and an embedding with
+ *   the id of the model that made it.
+ * - v2: adds provenance (`source`) and corrections (`supersedes`).
+ * - v3: adds kinds, occurredAt, expiry, scope and token counts; earlier rows become `semantic`
+ *   in LEGACY_SCOPE, and their line costs are counted during the migration.
+ *
+ * The old schemas are declared here so tests can build old files with exactly the DDL the code
+ * migrates from.
+ */
+import type Database from "better-sqlite3";
+import { fileError, UserError } from "../../shared/errors.js";
+import { renderLine } from "../escape.js";
+import type { TokenCounter } from "../tokenizer.js";
+import { LEGACY_SCOPE, SCHEMA_V3, SCHEMA_VERSION } from "./schema.js";
+
+export const SCHEMA_V1 = `
+CREATE TABLE memories (
+  id TEXT PRIMARY KEY,
+  text TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  last_accessed_at REAL NOT NULL,
+  importance REAL NOT NULL,
+  embedding BLOB,
+  embedding_model TEXT
+);
+`;
+
+export const SCHEMA_V2 = `
+CREATE TABLE memories (
+  id TEXT PRIMARY KEY,
+  text TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  last_accessed_at REAL NOT NULL,
+  importance REAL NOT NULL,
+  embedding BLOB,
+  embedding_model TEXT,
+  source TEXT,
+  supersedes TEXT
+);
+`;
+
+/** DDL of every version, for building a file of that version from scratch. */
+export const SCHEMAS: Readonly<Record<number, string>> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3 };
+
+type Migration = (db: Database.Database, counter: TokenCounter) => void;
+
+/** MIGRATIONS[v] takes a file from version v to v + 1. */
+const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  1: (db) => {
+    db.exec(`
+      ALTER TABLE memories ADD COLUMN source TEXT;
+      ALTER TABLE memories ADD COLUMN supersedes TEXT;
+    `);
+  },
+  2: (db, counter) => {
+    db.exec("ALTER TABLE memories RENAME TO memories_v2;");
+    db.exec(SCHEMA_V3);
+    const rows = db
+      .prepare(
+        `SELECT id, text, created_at, last_accessed_at, importance, embedding, embedding_model,
+                source, supersedes
+         FROM memories_v2 ORDER BY rowid`,
+      )
+      .all() as Array<{
+      id: string;
+      text: string;
+      created_at: number;
+      last_accessed_at: number;
+      importance: number;
+      embedding: Buffer | null;
+      embedding_model: string | null;
+      source: string | null;
+      supersedes: string | null;
+    }>;
+    const insert = db.prepare(
+      `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
+         importance, tokens, supersedes, expires_at, source, embedding, embedding_model)
+       VALUES (@id, @scope, 'semantic', @text, @created_at, NULL, @last_accessed_at,
+         @importance, @tokens, @supersedes, NULL, @source, @embedding, @embedding_model)`,
+    );
+    for (const row of rows) {
+      insert.run({ ...row, scope: LEGACY_SCOPE, tokens: counter.count(renderLine(row.text)) });
+    }
+    db.exec("DROP TABLE memories_v2;");
+  },
+};
+
+/**
+ * Brings `db` to SCHEMA_VERSION. Each migration is its own transaction (a savepoint), and the
+ * chain runs inside one outer transaction, so a failure anywhere leaves the file as it was.
+ * Must run before the file is switched to WAL, so a refused file is not touched at all.
+ */
+export function migrate(db: Database.Database, file: string, counter: TokenCounter): void {
+  const version = readVersion(db, file);
+  if (version > SCHEMA_VERSION) {
+    throw fileError(
+      file,
+      `memory store has schema version ${version}, newer than the ${SCHEMA_VERSION} this ` +
+        "version of recollect understands; open it with a newer recollect",
+    );
+  }
+  if (version === SCHEMA_VERSION) return;
+  if (version === 0) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+    if (tables.n > 0) {
+      throw fileError(file, "is an SQLite file but not a recollect memory store (no schema version)");
+    }
+    db.transaction(() => {
+      db.exec(SCHEMA_V3);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+    return;
+  }
+  try {
+    db.transaction(() => {
+      for (let v = version; v < SCHEMA_VERSION; v++) {
+        db.transaction(() => {
+          MIGRATIONS[v](db, counter);
+          db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    })();
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UserError(
+      `${file}: migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} ` +
+        `failed (${reason}); the file was left unchanged`,
+      file,
+    );
+  }
+}
+
+function readVersion(db: Database.Database, file: string): number {
+  try {
+    return db.pragma("user_version", { simple: true }) as number;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw fileError(file, `cannot be read as an SQLite memory store (${reason})`);
+  }
+}

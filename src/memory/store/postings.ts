@@ -1,0 +1,49 @@
+/**
+ * Term postings for one scope: for each word, the slots that contain it and how often. Both the
+ * `words` and `bm25` backends read them, so a query visits only memories sharing a word with it.
+ * Postings are append-only; superseded or expired slots are filtered when read.
+ */
+
+export class Posting {
+  slots = new Int32Array(4);
+  tfs = new Int32Array(4);
+  length = 0;
+
+  push(slot: number, tf: number): void {
+    if (this.length === this.slots.length) {
+      this.slots = grow(this.slots, this.length * 2);
+      this.tfs = grow(this.tfs, this.length * 2);
+    }
+    this.slots[this.length] = slot;
+    this.tfs[this.length] = tf;
+    this.length++;
+  }
+}
+
+export class Postings {
+  private readonly terms = new Map<string, Posting>();
+
+  /** Adds a document's words (with repeats) under `slot`. */
+  add(slot: number, words: readonly string[]): void {
+    const tf = new Map<string, number>();
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const [word, count] of tf) {
+      let posting = this.terms.get(word);
+      if (posting === undefined) {
+        posting = new Posting();
+        this.terms.set(word, posting);
+      }
+      posting.push(slot, count);
+    }
+  }
+
+  get(word: string): Posting | undefined {
+    return this.terms.get(word);
+  }
+}
+
+function grow(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(capacity);
+  next.set(array);
+  return next;
+}

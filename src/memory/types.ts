@@ -1,0 +1,176 @@
+/**
+ * The memory system's public types. Everything the harness, the model layer and library users
+ * exchange with src/memory is declared here, so this file is the contract to read first.
+ */
+
+export const KINDS = ["working", "semantic", "episodic", "procedural"] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** A stored memory. Times are epoch milliseconds on the caller's virtual clock. */
+export interface Memory {
+  id: string;
+  /** Whose memory this is; retrieval never crosses scopes. */
+  scope: string;
+  kind: Kind;
+  text: string;
+  createdAt: number;
+  /** Episodic: when the event happened. Null for other kinds unless given. */
+  occurredAt: number | null;
+  lastAccessedAt: number;
+  /** 1–10, set once at write time. */
+  importance: number;
+  /** Gemma-token cost of this memory's line, counted once at write time. */
+  tokens: number;
+  /** Id of the memory this one corrects; the corrected memory is no longer current. */
+  supersedes: string | null;
+  expiresAt: number | null;
+  /** Provenance, e.g. a dataset turn id. */
+  source: string | null;
+  embedding: Float32Array | null;
+  /** Id of the model that made `embedding`. */
+  embeddingModel: string | null;
+}
+
+/** What a caller supplies to write a memory; the store fills in the rest. */
+export interface NewMemory {
+  /** Defaults to a deterministic id derived from scope and insertion sequence. */
+  id?: string;
+  scope: string;
+  kind: Kind;
+  text: string;
+  createdAt: number;
+  occurredAt?: number | null;
+  /** Defaults to createdAt. */
+  lastAccessedAt?: number;
+  /** Defaults to DEFAULT_IMPORTANCE. */
+  importance?: number;
+  supersedes?: string | null;
+  expiresAt?: number | null;
+  source?: string | null;
+  embedding?: { model: string; vector: ArrayLike<number> } | null;
+}
+
+export const DEFAULT_IMPORTANCE = 5;
+
+export type RelevanceBackendName = "words" | "bm25" | "embedding";
+
+/** A query: its text always, its vector when the embedding backend is used. */
+export interface Query {
+  text: string;
+  embedding?: { model: string; vector: ArrayLike<number> };
+}
+
+/** How the three signals combine into one score. */
+export interface ScoreConfig {
+  /** [relevance, recency, importance]. */
+  weights: [number, number, number];
+  /** Per-hour decay of recency, e.g. 0.995. 1 means no decay. */
+  decayRate: number;
+  /** Per-kind decay rates that override decayRate (1 = the kind resists decay). */
+  kindDecay: Partial<Record<Kind, number>>;
+  /** Length of one decay step in ms (one hour by default). */
+  unitMs: number;
+  /** `minmax` scales each signal over one query's candidates, as the Generative Agents code does. */
+  normalise: "none" | "minmax";
+  relevance: RelevanceBackendName;
+  /**
+   * Drop English stopwords (STOPWORDS) from query and memory words before matching. When
+   * absent: on for `bm25`, off for `words`; `embedding` ignores it.
+   */
+  stopwords?: boolean;
+}
+
+/** How one section of the block chooses and fits its memories. */
+export interface SectionRule {
+  /** `newest`: by createdAt, newest first. `score`: by the three-signal score. */
+  order: "newest" | "score";
+  /** Overrides the policy's score config for this section only (e.g. words-only ordering). */
+  score?: Partial<ScoreConfig>;
+  /** `stop` at the first item that does not fit the quota, or `skip` it and go on. */
+  fit: "stop" | "skip";
+  /** At most this many items are kept. */
+  limit: number;
+  /** Token quota for the section's memory lines; null means unbounded. */
+  quota: number | null;
+  /** Only memories with relevance > 0 are candidates. */
+  requireRelevance: boolean;
+}
+
+/**
+ * One config type describes every retrieval variant the harness compares. Ablations are JSON
+ * patches over this shape, so every field is plain data.
+ */
+export interface RetrievalPolicy {
+  /** `per-kind`: a section for each kind with its own rule. `pooled`: one ranking, one quota. */
+  mode: "per-kind" | "pooled";
+  score: ScoreConfig;
+  sections: Record<Kind, SectionRule>;
+  pooled: SectionRule;
+  /** Set lastAccessedAt = now on what was returned, after scoring. */
+  touch: boolean;
+  /** Store each chat turn as an episodic memory. */
+  writeBack: boolean;
+}
+
+/** Why a memory ranked where it did. */
+export interface ScoreBreakdown {
+  rel: number;
+  rec: number;
+  imp: number;
+  total: number;
+}
+
+export interface RankedMemory extends ScoreBreakdown {
+  id: string;
+  kind: Kind;
+  /** The memory's provenance (e.g. a dataset turn id). */
+  source: string | null;
+  /** 1-based rank within its section's ordering (before fitting). */
+  rank: number;
+  tokens: number;
+}
+
+export type SectionName = Kind | "pooled";
+
+export interface Section {
+  name: SectionName;
+  /** The full ordering the section was filled from, with score breakdowns. */
+  ranked: RankedMemory[];
+  /** Ids that reached the block, in block order. */
+  kept: string[];
+  /** Ranked ids that did not fit (by quota or limit). */
+  dropped: string[];
+  tokensUsed: number;
+  quota: number | null;
+}
+
+export interface Block {
+  sections: Section[];
+  /** The rendered block, escaped, ready to inject into a prompt. */
+  text: string;
+}
+
+export interface RetrieveRequest {
+  scope: string;
+  query: Query;
+  now: number;
+  policy: RetrievalPolicy;
+  /**
+   * How many ranked entries each section reports. Absent: the full ordering of every candidate
+   * (what rank metrics need on small stores). A number: at least that many plus every entry
+   * examined while filling the section, found by top-k selection instead of a full sort.
+   */
+  rankDepth?: number;
+}
+
+/** A chat turn to be written back as an episodic memory. */
+export interface Turn {
+  scope: string;
+  user: string;
+  assistant?: string;
+  now: number;
+  id?: string;
+  importance?: number;
+  /** The turn's embedding, when the embedding backend is in use. */
+  embedding?: { model: string; vector: ArrayLike<number> } | null;
+}

@@ -1,0 +1,145 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { renderLine } from "../../../src/memory/escape.js";
+import { SCHEMA_V1, SCHEMA_V2 } from "../../../src/memory/store/migrations.js";
+import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
+import { openStore } from "../../../src/memory/store/store.js";
+import { vectorToBlob } from "../../../src/memory/store/schema.js";
+import type { TokenCounter } from "../../../src/memory/tokenizer.js";
+import { isUserError } from "../../../src/shared/errors.js";
+import { T0, tempPath, tokenizer } from "../helpers.js";
+
+function v1File(wal = false): string {
+  const file = tempPath();
+  const db = new Database(file);
+  if (wal) db.pragma("journal_mode = WAL");
+  db.exec(SCHEMA_V1);
+  const insert = db.prepare(
+    "INSERT INTO memories (id, text, created_at, last_accessed_at, importance, embedding, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  insert.run("m0", "brushed teeth", T0, T0 + 1, 1, vectorToBlob([1, 0, 0]), "old-embedder");
+  insert.run("m1", "chose <Groq>", T0 + 2, T0 + 3, 8, null, null);
+  db.pragma("user_version = 1");
+  db.close();
+  return file;
+}
+
+function v2File(texts: string[], wal = false): string {
+  const file = tempPath();
+  const db = new Database(file);
+  if (wal) db.pragma("journal_mode = WAL");
+  db.exec(SCHEMA_V2);
+  const insert = db.prepare(
+    "INSERT INTO memories (id, text, created_at, last_accessed_at, importance, source, supersedes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  texts.forEach((text, i) => insert.run(`m${i}`, text, T0 + i, T0 + i, 5, `turn-${i}`, null));
+  insert.run("fix", "Ana lives in Lisbon", T0 + 9, T0 + 9, 6, "turn-9", "m0");
+  db.pragma("user_version = 2");
+  db.close();
+  return file;
+}
+
+function snapshot(file: string): { main: Buffer; wal: number } {
+  const wal = `${file}-wal`;
+  return { main: readFileSync(file), wal: existsSync(wal) ? statSync(wal).size : 0 };
+}
+
+describe("migrations", () => {
+  it("takes a v1 file to v3, old rows becoming semantic memories with counted tokens", () => {
+    const file = v1File();
+    const store = openStore(file, { tokenizer });
+    const m0 = store.get("m0");
+    expect(m0).toMatchObject({
+      scope: LEGACY_SCOPE,
+      kind: "semantic",
+      text: "brushed teeth",
+      createdAt: T0,
+      lastAccessedAt: T0 + 1,
+      importance: 1,
+      source: null,
+      supersedes: null,
+      occurredAt: null,
+      expiresAt: null,
+      embeddingModel: "old-embedder",
+      tokens: tokenizer.count(renderLine("brushed teeth")),
+    });
+    expect(m0?.embedding).toEqual(Float32Array.from([1, 0, 0]));
+    expect(store.get("m1")?.tokens).toBe(tokenizer.count(renderLine("chose <Groq>")));
+    store.close();
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    db.close();
+  });
+
+  it("takes a v2 file to v3, keeping provenance and corrections", () => {
+    const file = v2File(["Ana lives in Porto", "Ana likes tea"]);
+    const store = openStore(file, { tokenizer });
+    expect(store.get("m1")).toMatchObject({ kind: "semantic", source: "turn-1" });
+    expect(store.get("fix")?.supersedes).toBe("m0");
+    expect(store.current(LEGACY_SCOPE, T0 + 10).map((m) => m.id)).toEqual(["m1", "fix"]);
+    store.close();
+  });
+
+  it("leaves the file byte-for-byte unchanged when the v3 migration fails midway", () => {
+    const file = v2File(["Ana lives in Porto", "POISON", "Ana likes tea"], true);
+    const before = snapshot(file);
+    // The second row's token count throws, after the new table exists and one row was copied.
+    const failing: TokenCounter = {
+      count(text) {
+        if (text.includes("POISON")) throw new Error("tokenizer exploded");
+        return tokenizer.count(text);
+      },
+    };
+    let error: unknown;
+    try {
+      openStore(file, { tokenizer: failing });
+    } catch (e) {
+      error = e;
+    }
+    expect(isUserError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/from schema version 2 to 3 failed .*tokenizer exploded/);
+    expect((error as Error).message).toContain(file);
+    const after = snapshot(file);
+    expect(after.main.equals(before.main)).toBe(true);
+    expect(after.wal).toBe(0);
+    // And the untouched file still migrates with a working tokenizer.
+    const store = openStore(file, { tokenizer });
+    expect(store.size()).toBe(4);
+    store.close();
+  });
+
+  it("rolls the whole chain back when a v1 file fails on its second step", () => {
+    const file = v1File();
+    const before = snapshot(file);
+    const failing: TokenCounter = {
+      count() {
+        throw new Error("no");
+      },
+    };
+    expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 3 failed/);
+    expect(snapshot(file).main.equals(before.main)).toBe(true);
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it("refuses a file from a newer version without modifying it", () => {
+    const file = tempPath();
+    const db = new Database(file);
+    db.exec("CREATE TABLE memories (id TEXT)");
+    db.pragma("user_version = 99");
+    db.close();
+    const before = snapshot(file);
+    let error: unknown;
+    try {
+      openStore(file, { tokenizer });
+    } catch (e) {
+      error = e;
+    }
+    expect(isUserError(error)).toBe(true);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(/schema version 99, newer than the 3/);
+    expect(snapshot(file)).toEqual(before);
+  });
+});

@@ -1,0 +1,177 @@
+import { writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { renderLine } from "../../../src/memory/escape.js";
+import { openStore } from "../../../src/memory/store/store.js";
+import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
+import { isUserError } from "../../../src/shared/errors.js";
+import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
+
+const fact = { scope: "ana", kind: "semantic" as const, createdAt: T0 };
+
+describe("remember", () => {
+  it("fills defaults and prices the memory's line with the tokenizer", () => {
+    const store = memoryStore();
+    const m = store.remember({ ...fact, text: "Ana is vegetarian." });
+    expect(m).toMatchObject({
+      id: "ana#1",
+      lastAccessedAt: T0,
+      importance: DEFAULT_IMPORTANCE,
+      occurredAt: null,
+      supersedes: null,
+      expiresAt: null,
+      embedding: null,
+      tokens: tokenizer.count(renderLine("Ana is vegetarian.")),
+    });
+    expect(store.get(m.id)).toEqual(m);
+  });
+
+  it("round-trips every field, embedding included", () => {
+    const store = memoryStore();
+    const m = store.remember({
+      id: "e1",
+      scope: "ana",
+      kind: "episodic",
+      text: "Went to Porto",
+      createdAt: T0,
+      occurredAt: T0 - 48 * HOUR,
+      lastAccessedAt: T0 + 1,
+      importance: 7.5,
+      expiresAt: T0 + HOUR,
+      source: "turn-3",
+      embedding: { model: "nomic-embed-text", vector: [0.25, -1, 3] },
+    });
+    const back = store.get("e1");
+    expect(back).toEqual(m);
+    expect(back?.embedding).toEqual(Float32Array.from([0.25, -1, 3]));
+    expect(back?.embeddingModel).toBe("nomic-embed-text");
+  });
+
+  it("refuses a duplicate id and a bad kind", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "x", text: "a" });
+    expect(() => store.remember({ ...fact, id: "x", text: "b" })).toThrow(/already exists/);
+    expect(() => store.remember({ ...fact, kind: "dream" as never, text: "b" })).toThrow(/kind/);
+  });
+
+  it("refuses an embedding whose size differs from the scope's", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, text: "a", embedding: { model: "m", vector: [1, 0] } });
+    expect(() =>
+      store.remember({ ...fact, text: "b", embedding: { model: "m", vector: [1, 0, 0] } }),
+    ).toThrow(/dimensions/);
+  });
+});
+
+describe("rememberMany", () => {
+  it("writes all memories or none", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "taken", text: "a" });
+    expect(() =>
+      store.rememberMany([
+        { ...fact, id: "new", text: "b" },
+        { ...fact, id: "taken", text: "c" },
+      ]),
+    ).toThrow();
+    expect(store.get("new")).toBeUndefined();
+    expect(store.size()).toBe(1);
+    const many = store.rememberMany([
+      { ...fact, text: "b" },
+      { ...fact, text: "c" },
+    ]);
+    expect(many.map((m) => m.id)).toEqual(["ana#2", "ana#3"]);
+    expect(store.size("ana")).toBe(3);
+  });
+});
+
+describe("corrections and expiry", () => {
+  it("a corrected memory stays readable but is no longer current", () => {
+    const store = memoryStore();
+    const old = store.remember({ ...fact, text: "Ana lives in Porto." });
+    const fix = store.correct(old.id, { ...fact, createdAt: T0 + HOUR, text: "Ana lives in Lisbon." });
+    expect(fix.supersedes).toBe(old.id);
+    expect(store.get(old.id)?.text).toBe("Ana lives in Porto.");
+    expect(store.current("ana", T0 + 2 * HOUR).map((m) => m.id)).toEqual([fix.id]);
+  });
+
+  it("a correction written before its target still supersedes it", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "fix", supersedes: "old", text: "new" });
+    store.remember({ ...fact, id: "old", text: "old" });
+    expect(store.current("ana", T0).map((m) => m.id)).toEqual(["fix"]);
+  });
+
+  it("refuses a second correction of one memory and corrections across scopes", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "old", text: "old" });
+    store.correct("old", { ...fact, id: "fix", text: "new" });
+    expect(() => store.correct("old", { ...fact, text: "newer" })).toThrow(/already corrected by fix/);
+    expect(() => store.correct("fix", { ...fact, scope: "ben", text: "x" })).toThrow(/scope/);
+    expect(() => store.correct("nope", { ...fact, text: "x" })).toThrow(/no such memory/);
+  });
+
+  it("an expired memory is not current from its expiry on", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "e", text: "gate B12", expiresAt: T0 + HOUR });
+    expect(store.current("ana", T0 + HOUR - 1).map((m) => m.id)).toEqual(["e"]);
+    expect(store.current("ana", T0 + HOUR)).toEqual([]);
+  });
+});
+
+describe("scopes", () => {
+  it("keep users apart", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, text: "Ana likes tea." });
+    store.remember({ ...fact, scope: "ben", text: "Ben likes coffee." });
+    expect(store.current("ana", T0).map((m) => m.text)).toEqual(["Ana likes tea."]);
+    expect(store.current("ben", T0).map((m) => m.text)).toEqual(["Ben likes coffee."]);
+    expect(store.size("ana")).toBe(1);
+    expect(store.scopes().sort()).toEqual(["ana", "ben"]);
+  });
+});
+
+describe("files", () => {
+  it("uses WAL and keeps everything, touches included, across reopening", () => {
+    const file = tempPath();
+    const store = openStore(file, { tokenizer });
+    store.remember({ ...fact, id: "a", text: "Ana likes tea." });
+    store.correct("a", { ...fact, id: "b", text: "Ana likes green tea." });
+    store.touch(["b"], T0 + 5 * HOUR);
+    store.close();
+    const db = new Database(file);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    db.close();
+    const again = openStore(file, { tokenizer });
+    expect(again.current("ana", T0).map((m) => m.id)).toEqual(["b"]);
+    expect(again.get("b")?.lastAccessedAt).toBe(T0 + 5 * HOUR);
+    expect(again.index("ana")?.isCurrent(0, T0)).toBe(false);
+    again.close();
+  });
+
+  it("refuses a file that is not SQLite with a UserError naming it", () => {
+    const file = tempPath("notes.sqlite");
+    writeFileSync(file, "this is not a database, just some text that is long enough ".repeat(20));
+    let error: unknown;
+    try {
+      openStore(file, { tokenizer });
+    } catch (e) {
+      error = e;
+    }
+    expect(isUserError(error)).toBe(true);
+    expect((error as Error).message).toContain(file);
+  });
+
+  it("refuses an SQLite file that is some other program's database", () => {
+    const file = tempPath();
+    const db = new Database(file);
+    db.exec("CREATE TABLE t (x)");
+    db.close();
+    expect(() => openStore(file, { tokenizer })).toThrow(/not a recollect memory store/);
+  });
+
+  it("refuses unknown ids when touching", () => {
+    const store = memoryStore();
+    expect(() => store.touch(["ghost"], T0)).toThrow(/no such memory/);
+  });
+});
