@@ -1,0 +1,22 @@
+/**
+ * The embedding relevance backend's embedder over a model client (Ollama /api/embed). It has the
+ * memory system's Embedder shape; vectors carry the model id so the store can refuse a mismatch.
+ */
+import { DEFAULT_EMBED_MODEL } from "./options.js";
+import type { ModelClient, SamplingOptions } from "./types.js";
+
+export interface Embedder {
+  model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export function modelEmbedder(client: ModelClient, model = DEFAULT_EMBED_MODEL, options?: SamplingOptions): Embedder {
+  return {
+    model,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      const reply = await client.embed({ model, input: texts, ...(options ? { options } : {}) });
+      return reply.embeddings.map((vector) => Float32Array.from(vector));
+    },
+  };
+}

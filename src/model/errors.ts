@@ -1,0 +1,134 @@
+/**
+ * Every user-facing error of the model layer is built here, so the wording stays consistent and
+ * each message names the host or file, the model, and what to do next. They are UserErrors: the
+ * CLI prints the message alone and exits 2.
+ */
+import { UserError } from "../shared/errors.js";
+
+export type ModelErrorReason =
+  | "server-down"
+  | "model-missing"
+  | "timeout"
+  | "malformed"
+  | "stream-cut"
+  | "server-error"
+  | "bad-request"
+  | "invalid-host"
+  | "replay-miss"
+  | "recordings";
+
+export class ModelError extends UserError {
+  constructor(
+    message: string,
+    readonly reason: ModelErrorReason,
+    subject: string,
+  ) {
+    super(message, subject);
+    this.name = "ModelError";
+  }
+}
+
+export function isModelError(error: unknown, reason?: ModelErrorReason): error is ModelError {
+  return error instanceof ModelError && (reason === undefined || error.reason === reason);
+}
+
+export function serverDown(host: string): ModelError {
+  return new ModelError(
+    `no Ollama server at ${host}: start it with \`ollama serve\`, or use recorded calls`,
+    "server-down",
+    host,
+  );
+}
+
+export function modelMissing(host: string, model: string): ModelError {
+  return new ModelError(`model ${model} not found on ${host}: run \`ollama pull ${model}\``, "model-missing", host);
+}
+
+/**
+ * What a failed call was for, as the messages name it: `model gemma4:e2b`, or `the model list`
+ * for GET /api/tags.
+ */
+export function callTarget(model: string | null): string {
+  return model === null ? "the model list" : `model ${model}`;
+}
+
+export function timedOut(host: string, target: string, timeoutMs: number): ModelError {
+  return new ModelError(
+    `Ollama at ${host} did not finish the call to ${target} within ${formatMs(timeoutMs)}: ` +
+      `check the server, or raise the timeout (a first call may be slow while the model loads)`,
+    "timeout",
+    host,
+  );
+}
+
+export function malformed(host: string, target: string, what: string): ModelError {
+  return new ModelError(
+    `Ollama at ${host} sent a malformed response for ${target} (${what}): ` +
+      `check that ${host} is an Ollama server, then retry`,
+    "malformed",
+    host,
+  );
+}
+
+export function streamCut(host: string, target: string, detail: string): ModelError {
+  return new ModelError(
+    `the reply from Ollama at ${host} for ${target} was cut off midway (${detail}): ` +
+      `check the server log, then retry`,
+    "stream-cut",
+    host,
+  );
+}
+
+export function serverFailed(host: string, target: string, status: number | null, message: string): ModelError {
+  const how = status === null ? "" : ` with HTTP ${status}`;
+  return new ModelError(
+    `Ollama at ${host} failed on ${target}${how}: ${message}`,
+    status === null || status >= 500 ? "server-error" : "bad-request",
+    host,
+  );
+}
+
+export function invalidHost(value: string, origin: string): ModelError {
+  return new ModelError(
+    `${origin} is "${value}", which is not a host: use a form such as http://127.0.0.1:11434`,
+    "invalid-host",
+    value,
+  );
+}
+
+/** What a replay miss says about the request, so a reader can find the call that was not recorded. */
+export interface RequestSummary {
+  kind: "chat" | "embed";
+  model: string;
+  /** The last message (chat) or the last input (embed). */
+  lastText: string;
+  key: string;
+}
+
+export function replayMiss(file: string, request: RequestSummary): ModelError {
+  const text = request.lastText.replace(/\s+/g, " ").trim();
+  const excerpt = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return new ModelError(
+    `${file}: no recorded ${request.kind} call for model ${request.model} ` +
+      `with last ${request.kind === "chat" ? "message" : "input"} "${excerpt}" (key ${request.key}): ` +
+      `record it against a running Ollama (record mode), or check that the request did not change`,
+    "replay-miss",
+    file,
+  );
+}
+
+export function recordingsMissing(file: string): ModelError {
+  return new ModelError(
+    `${file}: no such recording set: record it against a running Ollama (record mode)`,
+    "recordings",
+    file,
+  );
+}
+
+export function recordingsInvalid(file: string, problem: string): ModelError {
+  return new ModelError(`${file}: not a valid recording set: ${problem}`, "recordings", file);
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
