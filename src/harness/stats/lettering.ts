@@ -1,0 +1,90 @@
+import { mean as sampleMean } from "simple-statistics";
+import { holm } from "./holm.js";
+import { toRng, type Seed } from "./rng.js";
+import { pairedDifferences, signFlipTest } from "./sign-flip.js";
+
+export interface LetteringSystem {
+  name: string;
+  /** One score per (ask, seed) pair, in the same pair order for every system. */
+  scores: readonly number[];
+}
+
+export interface LetteringOptions {
+  seed: Seed;
+  resamples?: number;
+  /** Family-wise error rate across all pairwise comparisons. */
+  alpha?: number;
+  /** False for metrics where lower is better (e.g. leakage of corrected facts). */
+  higherIsBetter?: boolean;
+}
+
+export interface LetteredSystem {
+  name: string;
+  letter: string;
+  mean: number;
+  /** Letters of the systems this one is significantly better than, in letter order. */
+  beats: string[];
+}
+
+/**
+ * Significance lettering in the style of ranx's comparison tables: each system gets a letter
+ * (a, b, c … in input order) and lists the letters of the systems it is significantly better
+ * than. Every pair of systems is compared with a paired sign-flip test, and the p-values of all
+ * those comparisons are Holm-corrected together, so the whole table holds its error rate at
+ * `alpha`, not each cell separately.
+ *
+ * Each pair's test draws from a fork of `seed` named after the two systems, so a pair's p-value
+ * does not depend on which other systems are in the table.
+ */
+export function letterSystems(
+  systems: readonly LetteringSystem[],
+  options: LetteringOptions,
+): LetteredSystem[] {
+  const { alpha = 0.05, higherIsBetter = true } = options;
+  const names = new Set<string>();
+  for (const system of systems) {
+    if (names.has(system.name)) {
+      throw new RangeError(`letterSystems: system names must be unique, "${system.name}" repeats`);
+    }
+    names.add(system.name);
+  }
+
+  const rng = toRng(options.seed);
+  const pairs: { i: number; j: number; p: number }[] = [];
+  for (let i = 0; i < systems.length; i++) {
+    for (let j = i + 1; j < systems.length; j++) {
+      const diffs = pairedDifferences(systems[i].scores, systems[j].scores);
+      const { p } = signFlipTest(diffs, {
+        seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`),
+        resamples: options.resamples,
+      });
+      pairs.push({ i, j, p });
+    }
+  }
+  const adjusted = holm(pairs.map((pair) => pair.p));
+
+  const means = systems.map((system) => (system.scores.length === 0 ? 0 : sampleMean(system.scores)));
+  const beaten = systems.map(() => new Set<number>());
+  pairs.forEach(({ i, j }, k) => {
+    if (!(adjusted[k] < alpha) || means[i] === means[j]) return;
+    const iBetter = higherIsBetter ? means[i] > means[j] : means[i] < means[j];
+    if (iBetter) beaten[i].add(j);
+    else beaten[j].add(i);
+  });
+
+  return systems.map((system, i) => ({
+    name: system.name,
+    letter: letterFor(i),
+    mean: means[i],
+    beats: [...beaten[i]].sort((x, y) => x - y).map(letterFor),
+  }));
+}
+
+/** a … z, then aa, ab …: bijective base 26, so any number of systems gets a distinct label. */
+export function letterFor(index: number): string {
+  let label = "";
+  for (let k = index + 1; k > 0; k = Math.floor((k - 1) / 26)) {
+    label = String.fromCharCode(97 + ((k - 1) % 26)) + label;
+  }
+  return label;
+}

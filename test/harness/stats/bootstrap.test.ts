@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { bootstrapMeanCI } from "../../../src/harness/stats/bootstrap.js";
+import { createRng } from "../../../src/harness/stats/rng.js";
+import { normals } from "./synthetic.js";
+
+describe("bootstrapMeanCI", () => {
+  it("reports the sample mean inside its interval", () => {
+    const values = [0.2, 0.5, 0.9, 0.1, 0.4, 0.7, 0.3];
+    const result = bootstrapMeanCI(values, { seed: 1 });
+    expect(result.mean).toBeCloseTo(3.1 / 7, 12);
+    expect(result.n).toBe(7);
+    expect(result.lo).toBeLessThan(result.mean);
+    expect(result.hi).toBeGreaterThan(result.mean);
+    // A resampled mean can never leave the range of the data.
+    expect(result.lo).toBeGreaterThanOrEqual(0.1);
+    expect(result.hi).toBeLessThanOrEqual(0.9);
+  });
+
+  it("gives an empty input mean 0 and n 0, not NaN", () => {
+    expect(bootstrapMeanCI([], { seed: 1 })).toEqual({ mean: 0, lo: 0, hi: 0, n: 0 });
+  });
+
+  it("collapses to a point when every value is the same", () => {
+    expect(bootstrapMeanCI([0.25, 0.25, 0.25], { seed: 1 })).toEqual({ mean: 0.25, lo: 0.25, hi: 0.25, n: 3 });
+    expect(bootstrapMeanCI([4], { seed: 1 })).toEqual({ mean: 4, lo: 4, hi: 4, n: 1 });
+  });
+
+  it("widens as the level rises", () => {
+    const values = normals(createRng(2), 30);
+    const narrow = bootstrapMeanCI(values, { seed: 3, level: 0.8 });
+    const wide = bootstrapMeanCI(values, { seed: 3, level: 0.99 });
+    expect(wide.lo).toBeLessThan(narrow.lo);
+    expect(wide.hi).toBeGreaterThan(narrow.hi);
+  });
+
+  it("gives identical output for the same seed and different draws for another", () => {
+    const values = normals(createRng(4), 25);
+    const a = bootstrapMeanCI(values, { seed: 10 });
+    expect(bootstrapMeanCI(values, { seed: 10 })).toEqual(a);
+    expect(bootstrapMeanCI(values, { seed: createRng(10) })).toEqual(a);
+    const b = bootstrapMeanCI(values, { seed: 11 });
+    expect(b.mean).toBe(a.mean);
+    expect([b.lo, b.hi]).not.toEqual([a.lo, a.hi]);
+  });
+
+  it("refuses non-finite values and bad options", () => {
+    expect(() => bootstrapMeanCI([1, Number.NaN], { seed: 1 })).toThrow(/values\[1\]/);
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 1 })).toThrow(RangeError);
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 0 })).toThrow(RangeError);
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, resamples: 0 })).toThrow(RangeError);
+  });
+
+  it("covers the true mean in 93–97% of repeated samples at the 95% level", () => {
+    // 1500 samples of n = 100 from N(3, 2²). Percentile bootstrap intervals run slightly narrow
+    // at small n (about 94.6% here at n = 100); the standard error of the observed share over
+    // 1500 trials is about 0.6 points, so a correct implementation lands well inside the band.
+    const root = createRng(2024);
+    const trials = 1500;
+    let covered = 0;
+    for (let t = 0; t < trials; t++) {
+      const rng = root.fork(`coverage/${t}`);
+      const { lo, hi } = bootstrapMeanCI(normals(rng, 100, 3, 2), { seed: rng.fork("bootstrap"), resamples: 1000 });
+      if (lo <= 3 && 3 <= hi) covered++;
+    }
+    const share = covered / trials;
+    expect(share).toBeGreaterThanOrEqual(0.93);
+    expect(share).toBeLessThanOrEqual(0.97);
+  });
+});
