@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from "node:fs";
+import { parseDocument } from "yaml";
+import type { z } from "zod";
+import { fileError } from "../../shared/errors.js";
+
+/** `steps[3].ask.expect[0]` — the path of an issue inside a file, as a reader would write it. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out === "" ? "(top level)" : out;
+}
+
+/** Reads a YAML file, or fails with one message naming the file and what is wrong with it. */
+export function readYaml(file: string): unknown {
+  if (!existsSync(file)) throw fileError(file, "file not found");
+  const document = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    const first = document.errors[0];
+    const where = first.linePos ? ` at line ${first.linePos[0].line}, column ${first.linePos[0].col}` : "";
+    throw fileError(file, `malformed YAML${where}: ${first.message.split("\n")[0]}`);
+  }
+  return document.toJS();
+}
+
+/** Validates data read from `file` against a schema; the first issue names its path and expectation. */
+export function validate<S extends z.ZodType>(file: string, schema: S, data: unknown): z.output<S> {
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
+  throw fileError(file, `at ${formatPath(issue.path)}: ${describeIssue(issue)}${more}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.code === "invalid_union" && "errors" in issue && issue.errors.length > 0) {
+    // A union's own message ("Invalid input") says nothing; the closest branch's first issue does.
+    const best = [...issue.errors].sort((a, b) => a.length - b.length)[0];
+    if (best.length > 0) return `${formatPath(best[0].path)}: ${best[0].message}`.replace(/^\(top level\): /, "");
+  }
+  return issue.message;
+}
+
+export function loadYaml<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+  return validate(file, schema, readYaml(file));
+}

@@ -1,0 +1,74 @@
+import type { AskResult } from "./results/types.js";
+
+/**
+ * Rank metrics read the gold ranks of one ask. A gold memory that was never ranked (null) counts
+ * as missed, and an ask whose gold list is empty scores 0: no ask is ever dropped.
+ */
+
+export function recallAny(ranks: (number | null)[], k: number): number {
+  return ranks.some((r) => r !== null && r <= k) ? 1 : 0;
+}
+
+export function recallAll(ranks: (number | null)[], k: number): number {
+  if (ranks.length === 0) return 0;
+  return ranks.every((r) => r !== null && r <= k) ? 1 : 0;
+}
+
+export function reciprocalRank(ranks: (number | null)[]): number {
+  const found = ranks.filter((r): r is number => r !== null);
+  return found.length === 0 ? 0 : 1 / Math.min(...found);
+}
+
+/** Binary-gain nDCG@k: each gold memory in the top k adds 1/log2(rank + 1). */
+export function ndcg(ranks: (number | null)[], k: number): number {
+  if (ranks.length === 0) return 0;
+  let dcg = 0;
+  for (const r of ranks) if (r !== null && r <= k) dcg += 1 / Math.log2(r + 1);
+  let ideal = 0;
+  for (let i = 1; i <= Math.min(ranks.length, k); i++) ideal += 1 / Math.log2(i + 1);
+  return dcg / ideal;
+}
+
+export type MetricName = string;
+
+/** The metric names an experiment reports for its k values, in report order. */
+export function metricNames(ks: number[]): MetricName[] {
+  return [
+    ...ks.map((k) => `recall_any@${k}`),
+    ...ks.map((k) => `recall_all@${k}`),
+    "mrr",
+    ...ks.map((k) => `ndcg@${k}`),
+    "coverage",
+    "leakage",
+    "tokens",
+  ];
+}
+
+/** One metric's value for one ask; null when the metric does not apply (coverage with nothing required). */
+export function metricValue(result: AskResult, metric: MetricName): number | null {
+  const [name, kText] = metric.split("@");
+  const k = Number(kText);
+  switch (name) {
+    case "recall_any":
+      return recallAny(result.ranks, k);
+    case "recall_all":
+      return recallAll(result.ranks, k);
+    case "mrr":
+      return reciprocalRank(result.ranks);
+    case "ndcg":
+      return ndcg(result.ranks, k);
+    case "coverage":
+      return result.coverage;
+    case "leakage":
+      return result.leaked.length > 0 ? 1 : 0;
+    case "tokens":
+      return result.tokens;
+    default:
+      throw new Error(`unknown metric "${metric}"`);
+  }
+}
+
+/** Whether a higher value is better; the reporters use it to colour differences and count wins. */
+export function higherIsBetter(metric: MetricName): boolean {
+  return !(metric === "leakage" || metric === "tokens");
+}

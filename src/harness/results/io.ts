@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileError } from "../../shared/errors.js";
+import { writeFileAtomicSync } from "../../shared/atomic-write.js";
+import { validate } from "../files/load-yaml.js";
+import { storedResultsSchema } from "./schema.js";
+import { type ExperimentResults, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
+
+type StoredTrial = { scenario: string; ablation: string; seed: number } & (
+  | { asks: Trial["asks"] }
+  | { columns: { ranks: (number | null)[][]; coverage: (number | null)[]; tokens: number[]; leaked: Record<string, string[]> } }
+);
+
+function encodeTrial(trial: Trial): StoredTrial {
+  const head = { scenario: trial.scenario, ablation: trial.ablation, seed: trial.seed };
+  if (trial.asks.some((a) => a.detail)) return { ...head, asks: trial.asks };
+  return {
+    ...head,
+    columns: {
+      ranks: trial.asks.map((a) => a.ranks),
+      coverage: trial.asks.map((a) => a.coverage),
+      tokens: trial.asks.map((a) => a.tokens),
+      leaked: Object.fromEntries(trial.asks.filter((a) => a.leaked.length > 0).map((a) => [a.ask, a.leaked])),
+    },
+  };
+}
+
+function decodeTrial(stored: StoredTrial, askIds: string[]): Trial {
+  const head = { scenario: stored.scenario, ablation: stored.ablation, seed: stored.seed };
+  if ("asks" in stored) return { ...head, asks: stored.asks };
+  const c = stored.columns;
+  return {
+    ...head,
+    asks: askIds.map((ask, i) => ({ ask, ranks: c.ranks[i], coverage: c.coverage[i], leaked: c.leaked[ask] ?? [], tokens: c.tokens[i] })),
+  };
+}
+
+/**
+ * The stored text: the experiment and manifest pretty-printed for review, one line per trial (or
+ * per ask when asks carry detail), so a diff of two recordings points at what changed.
+ */
+export function serialiseResults(results: ExperimentResults): string {
+  const indent = (json: string) => json.replace(/\n/g, "\n  ");
+  const trials = results.trials.map((trial) => {
+    const stored = encodeTrial(trial);
+    if (!("asks" in stored)) return `    ${JSON.stringify(stored)}`;
+    const { asks, ...head } = stored;
+    const headText = JSON.stringify(head).slice(0, -1);
+    return `    ${headText},"asks":[\n${asks.map((a) => `      ${JSON.stringify(a)}`).join(",\n")}\n    ]}`;
+  });
+  return [
+    "{",
+    `  "format": ${JSON.stringify(results.format)},`,
+    `  "experiment": ${indent(JSON.stringify(results.experiment, null, 2))},`,
+    `  "manifest": ${indent(JSON.stringify(results.manifest, null, 2))},`,
+    `  "trials": [\n${trials.join(",\n")}\n  ]`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+export function parseResults(file: string, text: string): ExperimentResults {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run experiment\``);
+  }
+  const stored = validate(file, storedResultsSchema, raw);
+  const askIds = new Map(stored.experiment.scenarios.map((s) => [s.name, s.asks.map((a) => a.id)]));
+  return {
+    ...stored,
+    trials: stored.trials.map((t) => decodeTrial(t as StoredTrial, askIds.get(t.scenario) ?? [])),
+  } as ExperimentResults;
+}
+
+export function readResults(file: string): ExperimentResults | undefined {
+  if (!existsSync(file)) return undefined;
+  return parseResults(file, readFileSync(file, "utf8"));
+}
+
+/** The results without the fields that describe the recording run (commit, wall time). */
+export function stableContent(results: ExperimentResults): string {
+  const manifest: Record<string, unknown> = { ...results.manifest };
+  for (const field of VOLATILE_MANIFEST_FIELDS) delete manifest[field];
+  return serialiseResults({ ...results, manifest: manifest as unknown as ExperimentResults["manifest"] });
+}
+
+/**
+ * Writes results atomically. When only the recording run's own fields would change, the file is
+ * left as it is, so re-running an unchanged experiment leaves the work tree clean.
+ */
+export function writeResults(file: string, results: ExperimentResults): "written" | "unchanged" {
+  const existing = existsSync(file) ? tryParse(file) : undefined;
+  if (existing && stableContent(existing) === stableContent(results)) return "unchanged";
+  writeFileAtomicSync(file, serialiseResults(results));
+  return "written";
+}
+
+function tryParse(file: string): ExperimentResults | undefined {
+  try {
+    return parseResults(file, readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}

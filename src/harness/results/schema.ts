@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/** results/<experiment>.json as stored on disk; see types.ts for what each field means. */
+
+const rank = z.number().int().positive().nullable();
+
+const detailSchema = z.object({
+  kept: z.array(z.string()),
+  sectionTokens: z.record(z.string(), z.number()),
+  gold: z.array(
+    z.object({ id: z.string(), section: z.string().nullable(), rel: z.number(), rec: z.number(), imp: z.number(), total: z.number() }),
+  ),
+});
+
+const askResultSchema = z.object({
+  ask: z.string(),
+  ranks: z.array(rank),
+  coverage: z.number().nullable(),
+  leaked: z.array(z.string()),
+  tokens: z.number(),
+  detail: detailSchema.optional(),
+});
+
+/** Trials without detail are stored by column: one array per field, in the scenario's ask order. */
+export const columnarTrialSchema = z.object({
+  scenario: z.string(),
+  ablation: z.string(),
+  seed: z.number(),
+  columns: z.object({
+    ranks: z.array(z.array(rank)),
+    coverage: z.array(z.number().nullable()),
+    tokens: z.array(z.number()),
+    /** Only the asks that leaked, by ask id. */
+    leaked: z.record(z.string(), z.array(z.string())),
+  }),
+});
+
+export const rowTrialSchema = z.object({
+  scenario: z.string(),
+  ablation: z.string(),
+  seed: z.number(),
+  asks: z.array(askResultSchema),
+});
+
+const askInfoSchema = z.object({
+  id: z.string(),
+  query: z.string(),
+  expect: z.array(z.string()),
+  required: z.array(z.string()),
+  stale: z.array(z.string()),
+  category: z.string().optional(),
+});
+
+export const storedResultsSchema = z.object({
+  format: z.literal("recollect-results/1"),
+  experiment: z.object({
+    name: z.string(),
+    file: z.string(),
+    description: z.string(),
+    baseline: z.string(),
+    ablations: z.array(z.object({ name: z.string(), description: z.string() })),
+    seeds: z.array(z.number()),
+    k: z.array(z.number()),
+    matchSource: z.boolean(),
+    scenarios: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        asks: z.array(askInfoSchema),
+      }),
+    ),
+    importStats: z.record(z.string(), z.unknown()).optional(),
+  }),
+  manifest: z.object({
+    gitCommit: z.string(),
+    gitDirty: z.boolean(),
+    node: z.string(),
+    packages: z.record(z.string(), z.string()),
+    tokenizerSha256: z.string(),
+    datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional() })),
+    experimentHash: z.string(),
+    wallTimeMs: z.number(),
+  }),
+  trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
+});
+export type StoredResults = z.output<typeof storedResultsSchema>;

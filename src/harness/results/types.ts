@@ -1,0 +1,105 @@
+/**
+ * The shape of results/<experiment>.json. It is what the reporters read and what the regression
+ * check compares, so everything here is plain, sorted, rounded data: the same run gives the same
+ * bytes.
+ */
+
+/** Fields that describe the recording run rather than its outcome; the check ignores them. */
+export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "wallTimeMs"] as const;
+
+export interface Manifest {
+  /** HEAD when the results were recorded. */
+  gitCommit: string;
+  /** Whether the work tree had uncommitted changes then. */
+  gitDirty: boolean;
+  node: string;
+  /** Exact versions of the packages that shape results. */
+  packages: Record<string, string>;
+  tokenizerSha256: string;
+  /** Data files read by the experiment, by public name. */
+  datasets: { name: string; sha256: string; note?: string }[];
+  /** sha256 of the experiment file and every scenario it ran. */
+  experimentHash: string;
+  /** Wall time of the recording run; informational only. */
+  wallTimeMs: number;
+}
+
+export interface AskInfo {
+  id: string;
+  query: string;
+  expect: string[];
+  required: string[];
+  stale: string[];
+  category?: string;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  description: string;
+  asks: AskInfo[];
+}
+
+export interface ExperimentInfo {
+  name: string;
+  /** Path of the experiment file, relative to the repository root. */
+  file: string;
+  description: string;
+  baseline: string;
+  /** Ablation names in report order, the baseline first. */
+  ablations: { name: string; description: string }[];
+  seeds: number[];
+  k: number[];
+  /** Whether a memory whose `source` is a gold id counts as that gold memory. */
+  matchSource: boolean;
+  scenarios: ScenarioInfo[];
+  /** Dataset import figures (counts, dropped evidence ids), when scenarios came from a dataset. */
+  importStats?: Record<string, unknown>;
+}
+
+/** A gold memory's place in the ordering that produced the block, and why. */
+export interface GoldDetail {
+  id: string;
+  /** Section that ranked it (its kind's section, or "pooled"); null when it was not a candidate. */
+  section: string | null;
+  rel: number;
+  rec: number;
+  imp: number;
+  total: number;
+}
+
+export interface AskDetail {
+  /** Ids in the block, in block order. */
+  kept: string[];
+  /** Token use per section name. */
+  sectionTokens: Record<string, number>;
+  gold: GoldDetail[];
+}
+
+export interface AskResult {
+  ask: string;
+  /** 1-based rank of each expected id (aligned with the ask's `expect`); null = not ranked. */
+  ranks: (number | null)[];
+  /** Share of the required ids that reached the block; null when nothing is required. */
+  coverage: number | null;
+  /** Ids in the block that were stale at this ask (declared stale, corrected or expired). */
+  leaked: string[];
+  /** Tokens of memory lines in the block. */
+  tokens: number;
+  /** Kept ids and score breakdowns; recorded for hand-made scenarios, omitted for large benchmarks. */
+  detail?: AskDetail;
+}
+
+export interface Trial {
+  scenario: string;
+  ablation: string;
+  seed: number;
+  asks: AskResult[];
+}
+
+export interface ExperimentResults {
+  format: "recollect-results/1";
+  experiment: ExperimentInfo;
+  manifest: Manifest;
+  /** Sorted by scenario, then ablation (in experiment order), then seed. */
+  trials: Trial[];
+}

@@ -1,0 +1,88 @@
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import Tinypool from "tinypool";
+import type { Experiment } from "../experiment/load.js";
+import type { Trial } from "../results/types.js";
+import { Journal, trialKey } from "./journal.js";
+import type { TrialInput } from "./trial.js";
+import runTrialTask from "./worker.js";
+
+export interface RunOptions {
+  /** Worker threads; 1 runs in this thread. Results do not depend on it. */
+  workers?: number;
+  /** Where interrupted runs keep their completed trials; no journal when absent. */
+  journalDir?: string;
+  /** Run only shard `index` of `count` (1-based), for splitting a grid across machines. */
+  shard?: { index: number; count: number };
+  onProgress?: (done: number, total: number, trial: Trial | undefined) => void;
+}
+
+/** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
+export function trialInputs(experiment: Experiment): TrialInput[] {
+  const { spec } = experiment;
+  const scenarios = [...experiment.scenarios].sort((a, b) => a.spec.name.localeCompare(b.spec.name));
+  return scenarios.flatMap((scenario) =>
+    experiment.ablations.flatMap((ablation) =>
+      spec.seeds.map((seed) => ({
+        scenario: scenario.spec,
+        ablation: ablation.name,
+        policy: ablation.policy,
+        seed,
+        variation: spec.variation,
+        matchSource: spec.matchSource,
+        detail: spec.detail,
+      })),
+    ),
+  );
+}
+
+const inputKey = (input: TrialInput) => trialKey({ scenario: input.scenario.name, ablation: input.ablation, seed: input.seed });
+
+/** A shard takes every count-th trial, so shards are balanced across scenarios of unequal size. */
+export function shardOf<T>(items: T[], shard: RunOptions["shard"]): T[] {
+  if (!shard) return items;
+  return items.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
+  const inputs = shardOf(trialInputs(experiment), options.shard);
+  const shardTag = options.shard ? `-shard${options.shard.index}of${options.shard.count}` : "";
+  const journal = options.journalDir
+    ? new Journal(join(options.journalDir, `${experiment.spec.name}-${experiment.hash.slice(0, 16)}${shardTag}.ndjson`))
+    : undefined;
+  const done = journal?.load() ?? new Map<string, Trial>();
+  const pending = inputs.filter((input) => !done.has(inputKey(input)));
+  let finished = inputs.length - pending.length;
+  options.onProgress?.(finished, inputs.length, undefined);
+
+  const complete = (trial: Trial) => {
+    journal?.append(trial);
+    done.set(trialKey(trial), trial);
+    options.onProgress?.(++finished, inputs.length, trial);
+  };
+
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), pending.length));
+  if (workers <= 1) {
+    for (const input of pending) complete(await runTrialTask(input));
+  } else {
+    const pool = new Tinypool({
+      filename: new URL("./worker.ts", import.meta.url).href,
+      minThreads: workers,
+      maxThreads: workers,
+      // Worker processes load TypeScript through the same loader as this process (a worker
+      // thread cannot take a module loader from execArgv on Node 20).
+      execArgv: ["--import", "tsx"],
+      runtime: "child_process",
+    });
+    try {
+      await Promise.all(pending.map((input) => pool.run(input).then((trial: Trial) => complete(trial))));
+    } finally {
+      await pool.destroy();
+    }
+  }
+
+  // Canonical order, whatever order the workers finished in.
+  const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
+  journal?.remove();
+  return trials;
+}

@@ -1,0 +1,120 @@
+import { openStore, retrieve, writeBack } from "../../memory/index.js";
+import type { TokenCounter } from "../../memory/tokenizer.js";
+import type { Block, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
+import type { Variation } from "../experiment/schema.js";
+import type { AskResult, GoldDetail, Trial } from "../results/types.js";
+import type { ScenarioSpec } from "../scenario/schema.js";
+import { buildTimeline, SCENARIO_VECTOR_MODEL } from "../scenario/timeline.js";
+import { writeBackId } from "../scenario/validate.js";
+
+/** Everything one (scenario, ablation, seed) needs; plain data, so it can cross to a worker. */
+export interface TrialInput {
+  scenario: ScenarioSpec;
+  ablation: string;
+  policy: RetrievalPolicy;
+  seed: number;
+  variation: Variation;
+  matchSource: boolean;
+  detail: boolean;
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * Plays one timeline through the real memory system, on the calls a library user makes: open a
+ * store, remember, retrieve, write back. Each trial gets a fresh in-memory store.
+ */
+export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
+  const { scenario, policy } = input;
+  const store = openStore(":memory:", { tokenizer });
+  const stale = new StaleTracker();
+  const asks: AskResult[] = [];
+  try {
+    for (const event of buildTimeline(scenario, input.seed, input.variation)) {
+      if (event.type === "remember") {
+        store.rememberMany(event.memories);
+        stale.record(event.memories);
+        continue;
+      }
+      const { ask, at } = event;
+      const block = retrieve(store, {
+        scope: scenario.scope,
+        query: {
+          text: ask.query,
+          ...(ask.embedding ? { embedding: { model: SCENARIO_VECTOR_MODEL, vector: ask.embedding } } : {}),
+        },
+        now: at,
+        policy,
+      });
+      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale)));
+      writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+    }
+  } finally {
+    store.close();
+  }
+  // Results list asks in the scenario's order, whatever order this seed asked them in.
+  const order = new Map(scenario.steps.flatMap((step) => (step.ask ? [step.ask.id] : [])).map((id, i) => [id, i]));
+  asks.sort((a, b) => (order.get(a.ask) ?? 0) - (order.get(b.ask) ?? 0));
+  return { scenario: scenario.name, ablation: input.ablation, seed: input.seed, asks };
+}
+
+/** Tracks which ids are out of date, from the timeline itself rather than from the store. */
+class StaleTracker {
+  private corrected = new Set<string>();
+  private expiry = new Map<string, number>();
+  record(memories: { id?: string; supersedes?: string | null; expiresAt?: number | null }[]): void {
+    for (const m of memories) {
+      if (m.supersedes) this.corrected.add(m.supersedes);
+      if (m.id && m.expiresAt !== null && m.expiresAt !== undefined) this.expiry.set(m.id, m.expiresAt);
+    }
+  }
+  staleAt(now: number, declared: string[]): Set<string> {
+    const out = new Set([...declared, ...this.corrected]);
+    for (const [id, at] of this.expiry) if (at <= now) out.add(id);
+    return out;
+  }
+}
+
+function scoreAsk(
+  input: TrialInput,
+  block: Block,
+  ask: { id: string; expect: string[]; required?: string[] },
+  stale: Set<string>,
+): AskResult {
+  const kept = block.sections.flatMap((s) => s.kept);
+  const ranked = block.sections.flatMap((s) => s.ranked.map((r) => ({ ...r, section: s.name })));
+  const matches = (memoryId: string, source: string | null, gold: string) =>
+    memoryId === gold || (input.matchSource && source === gold);
+
+  const golds = ask.expect.map((gold) => {
+    let best: (RankedMemory & { section: string }) | undefined;
+    for (const r of ranked) {
+      if (matches(r.id, r.source ?? null, gold) && (best === undefined || r.rank < best.rank)) best = r;
+    }
+    return { gold, best };
+  });
+  const keptSet = new Set(kept);
+  const keptSources = new Set(ranked.filter((r) => keptSet.has(r.id) && r.source).map((r) => r.source as string));
+  const required = ask.required ?? ask.expect;
+  const reached = required.filter((id) => keptSet.has(id) || (input.matchSource && keptSources.has(id)));
+
+  const result: AskResult = {
+    ask: ask.id,
+    ranks: golds.map((g) => g.best?.rank ?? null),
+    coverage: required.length === 0 ? null : round(reached.length / required.length),
+    leaked: kept.filter((id) => stale.has(id)),
+    tokens: block.sections.reduce((sum, s) => sum + s.tokensUsed, 0),
+  };
+  if (input.detail) {
+    result.detail = {
+      kept,
+      sectionTokens: Object.fromEntries(block.sections.map((s) => [s.name, s.tokensUsed])),
+      gold: golds.map(({ gold, best }): GoldDetail =>
+        best
+          ? { id: gold, section: best.section, rel: round(best.rel), rec: round(best.rec), imp: round(best.imp), total: round(best.total) }
+          : { id: gold, section: null, rel: 0, rec: 0, imp: 0, total: 0 },
+      ),
+    };
+  }
+  return result;
+}

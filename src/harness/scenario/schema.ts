@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { KINDS } from "../../memory/types.js";
+import { durationSchema, parseDuration } from "../duration.js";
+
+/**
+ * A scenario file: a timeline on a virtual clock. Times inside a step are relative to the clock
+ * at that step (a duration such as "-3d") or absolute (an ISO date), so a timeline reads in order.
+ */
+
+const idSchema = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9_.:\-/]+$/, "ids use letters, digits and _ . : - / only");
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+const isoDate = z.string().refine((s) => ISO_DATE.test(s) && !Number.isNaN(Date.parse(s)), {
+  message: "expected an ISO date such as 2024-05-01T09:00:00Z",
+});
+
+/** A point in time: an offset from the step's clock ("-3d", "2h", or hours) or an ISO date. */
+export const timeSchema = z.union([z.number(), z.string()]).transform((value, ctx): TimeSpecValue => {
+  if (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) {
+    return { at: Date.parse(value) };
+  }
+  const offset = typeof value === "number" ? value * 3_600_000 : parseDuration(value);
+  if (offset === undefined) {
+    ctx.addIssue({ code: "custom", message: `expected an ISO date or an offset such as "-3d", got "${value}"` });
+    return z.NEVER;
+  }
+  return { offset };
+});
+type TimeSpecValue = { at: number; offset?: undefined } | { offset: number; at?: undefined };
+export type TimeSpec = z.output<typeof timeSchema>;
+
+export const memorySpecSchema = z
+  .object({
+    id: idSchema,
+    kind: z.enum(KINDS),
+    text: z.string().min(1),
+    importance: z.number().min(1).max(10).default(5),
+    /** When the event happened (episodic). */
+    occurred: timeSchema.optional(),
+    /** Last access, when it is not the moment of writing. */
+    lastAccessed: timeSchema.optional(),
+    expires: timeSchema.optional(),
+    /** Id of an earlier memory this one corrects. */
+    corrects: idSchema.optional(),
+    source: z.string().optional(),
+    /** An explicit vector, for scenarios about the embedding backend. */
+    embedding: z.array(z.number()).min(1).optional(),
+  })
+  .strict();
+export type MemorySpec = z.output<typeof memorySpecSchema>;
+
+export const askSpecSchema = z
+  .object({
+    id: idSchema,
+    query: z.string().min(1),
+    embedding: z.array(z.number()).min(1).optional(),
+    /** Gold memory ids, in order of preference. */
+    expect: z.array(idSchema).default([]),
+    /** Ids that must reach the block; defaults to expect. */
+    required: z.array(idSchema).optional(),
+    /** Ids whose content is out of date at this ask; any of them in the block is a leak. */
+    stale: z.array(idSchema).default([]),
+    /** Answer keys for answer-level grading; each entry lists accepted alternatives. */
+    answers: z.array(z.union([z.string(), z.array(z.string()).min(1)])).default([]),
+    /** A label to break metrics down by (a benchmark's question category). */
+    category: z.string().optional(),
+  })
+  .strict();
+export type AskSpec = z.output<typeof askSpecSchema>;
+
+/**
+ * A step holds exactly one of `advance`, `remember` or `ask`. It is one object with optional keys
+ * rather than a union, so a mistake inside a step is reported at its own path.
+ */
+export const stepSchema = z
+  .object({
+    advance: durationSchema
+      .refine((ms) => ms >= 0, "the clock only moves forward: expected a non-negative duration")
+      .optional(),
+    remember: z
+      .preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(memorySpecSchema).min(1))
+      .optional(),
+    ask: askSpecSchema.optional(),
+  })
+  .strict()
+  .refine((step) => Object.keys(step).length === 1, "a step holds exactly one of advance, remember or ask");
+export type StepSpec = z.output<typeof stepSchema>;
+
+export const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
+export type DistractorSpec = z.output<typeof distractorSchema>;
+
+export const scenarioSchema = z
+  .object({
+    name: idSchema,
+    /** What this scenario is designed to show, and which ablation should fail on it. */
+    description: z.string().min(1),
+    scope: z.string().min(1).default("user"),
+    start: isoDate.default("2024-01-01T00:00:00Z").transform((s) => Date.parse(s)),
+    /** Distractor memories a seed may sample from. */
+    pool: z.array(distractorSchema).default([]),
+    steps: z.array(stepSchema).min(1),
+  })
+  .strict();
+export type ScenarioSpec = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;

@@ -1,0 +1,42 @@
+import { fileError } from "../../shared/errors.js";
+import type { ScenarioSpec } from "./schema.js";
+
+/** The id a write-back of ask `askId` gets, so later asks can expect it. */
+export function writeBackId(askId: string): string {
+  return `turn:${askId}`;
+}
+
+/**
+ * Checks what a schema cannot: ids are unique, and every id a step refers to was written earlier
+ * in the timeline (a memory, or the write-back of an earlier ask).
+ */
+export function checkTimeline(file: string, scenario: ScenarioSpec): void {
+  const known = new Set<string>();
+  const askIds = new Set<string>();
+  const fail = (path: string, problem: string) => {
+    throw fileError(file, `at ${path}: ${problem}`);
+  };
+  scenario.steps.forEach((step, i) => {
+    step.remember?.forEach((memory, j) => {
+      const path = `steps[${i}].remember[${j}]`;
+      if (known.has(memory.id)) fail(`${path}.id`, `duplicate memory id "${memory.id}"`);
+      if (memory.corrects !== undefined && !known.has(memory.corrects)) {
+        fail(`${path}.corrects`, `"${memory.corrects}" is not a memory written before this step`);
+      }
+      known.add(memory.id);
+    });
+    if (step.ask) {
+      const ask = step.ask;
+      if (askIds.has(ask.id)) fail(`steps[${i}].ask.id`, `duplicate ask id "${ask.id}"`);
+      for (const field of ["expect", "required", "stale"] as const) {
+        (ask[field] ?? []).forEach((id, j) => {
+          if (!known.has(id)) {
+            fail(`steps[${i}].ask.${field}[${j}]`, `"${id}" is not a memory written before this ask`);
+          }
+        });
+      }
+      askIds.add(ask.id);
+      known.add(writeBackId(ask.id));
+    }
+  });
+}

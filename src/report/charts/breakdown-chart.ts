@@ -1,0 +1,143 @@
+import type { TopLevelSpec } from "vega-lite";
+import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
+import { CHART_CONFIG } from "./theme.js";
+
+/** Rows per ablation: the largest moves tell the story, and a 2-core box should not draw hundreds of bars. */
+export const BREAKDOWN_ROWS_PER_ABLATION = 6;
+
+const SIGNALS = ["rel", "rec", "imp"] as const;
+
+/** How far a gold memory moved; falling out of (or into) the ranking counts as the largest move. */
+function moveSize(change: RankChange): number {
+  if (change.baselineRank === null || change.ablationRank === null) return Number.POSITIVE_INFINITY;
+  return Math.abs(change.ablationRank - change.baselineRank);
+}
+
+/** The rank changes the chart shows: per ablation, the largest moves, ties broken by scenario, ask and gold. */
+export function breakdownRows(summary: ExperimentSummary): RankChange[] {
+  const chosen: RankChange[] = [];
+  for (const ablation of summary.ablations) {
+    const rows = summary.rankChanges
+      .filter((c) => c.ablation === ablation && (c.baseline !== null || c.variant !== null) && moveSize(c) > 0)
+      .sort(
+        (a, b) =>
+          moveSize(b) - moveSize(a) ||
+          a.scenario.localeCompare(b.scenario) ||
+          a.ask.localeCompare(b.ask) ||
+          a.gold.localeCompare(b.gold),
+      );
+    chosen.push(...rows.slice(0, BREAKDOWN_ROWS_PER_ABLATION));
+  }
+  return chosen;
+}
+
+function rankText(rank: number | null): string {
+  return rank === null ? "not ranked" : `rank ${rank}`;
+}
+
+/**
+ * The three signals behind a gold memory's score under the baseline and under the ablation,
+ * side by side, so a reader sees which signal moved it. Bars stack the raw signals; the black
+ * tick is the weighted total that actually ranked it (they differ when an ablation reweights).
+ */
+export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null {
+  const rows = breakdownRows(summary);
+  if (rows.length === 0) return null;
+  // Ask ids are unique within a scenario; name the scenario only when there is more than one.
+  const manyScenarios = new Set(rows.map((r) => r.scenario)).size > 1;
+  const ablations = summary.ablations.filter((a) => rows.some((r) => r.ablation === a));
+  const maxTotal = Math.max(
+    0,
+    ...rows.flatMap((r) => [r.baseline, r.variant].flatMap((s) => (s ? [s.total, s.rel + s.rec + s.imp] : []))),
+  );
+  const panels = ablations.map((ablation) => {
+    const values: Record<string, string | number>[] = [];
+    for (const change of rows.filter((r) => r.ablation === ablation)) {
+      const memory = `${manyScenarios ? `${change.scenario}/` : ""}${change.ask} · ${change.gold}`;
+      const versions = [
+        { version: summary.baseline, rank: change.baselineRank, scores: change.baseline },
+        { version: ablation, rank: change.ablationRank, scores: change.variant },
+      ];
+      for (const { version, rank, scores } of versions) {
+        if (scores === null) continue;
+        for (const [signalOrder, signal] of SIGNALS.entries()) {
+          values.push({
+            memory,
+            version,
+            rank: rankText(rank),
+            signal,
+            signalOrder,
+            value: scores[signal],
+            total: scores.total,
+            movedBy: change.movedBy,
+          });
+        }
+      }
+    }
+    const memories = [...new Set(values.map((v) => String(v.memory)))];
+    const y = { field: "memory", type: "nominal", sort: memories, title: null, axis: { labelLimit: 360 } } as const;
+    const yOffset = { field: "version", type: "nominal", sort: [summary.baseline, ablation] } as const;
+    const tooltip = [
+      { field: "memory", type: "nominal", title: "ask · gold" },
+      { field: "version", type: "nominal", title: "run" },
+      { field: "rank", type: "nominal" },
+      { field: "signal", type: "nominal" },
+      { field: "value", type: "quantitative", format: ".3f" },
+      { field: "total", type: "quantitative", format: ".3f", title: "total score" },
+      { field: "movedBy", type: "nominal", title: "moved by" },
+    ];
+    return {
+      title: { text: `${summary.baseline} (upper bar) vs ${ablation} (lower bar)`, fontSize: 12, anchor: "start" },
+      data: { values },
+      width: 380,
+      height: { step: 14 },
+      encoding: { y, yOffset },
+      layer: [
+        {
+          mark: { type: "bar", height: { band: 0.9 } },
+          encoding: {
+            x: {
+              field: "value",
+              type: "quantitative",
+              stack: "zero",
+              scale: { domain: [0, maxTotal * 1.25] },
+              title: "signal value (stacked); tick = total score",
+            },
+            color: {
+              field: "signal",
+              type: "nominal",
+              scale: { domain: [...SIGNALS], range: ["#4c78a8", "#f58518", "#54a24b"] },
+              title: "signal",
+              legend: { orient: "bottom" },
+            },
+            order: { field: "signalOrder", type: "quantitative" },
+            tooltip,
+          },
+        },
+        {
+          transform: [{ filter: "datum.signal === 'rel'" }],
+          mark: { type: "tick", color: "black", thickness: 2, bandSize: 12 },
+          encoding: { x: { field: "total", type: "quantitative" } },
+        },
+        {
+          transform: [{ filter: "datum.signal === 'rel'" }],
+          mark: { type: "text", align: "left", dx: 4, fontSize: 10, color: "#333" },
+          encoding: {
+            x: { field: "total", type: "quantitative" },
+            text: { field: "rank", type: "nominal" },
+          },
+        },
+      ],
+    };
+  });
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: {
+      text: `${summary.experiment}: score breakdown of the gold memories that moved most`,
+      subtitle: "Stacked raw signals (relevance, recency, importance); the black tick is the weighted total that ranked it",
+    },
+    config: CHART_CONFIG,
+    vconcat: panels,
+    resolve: { scale: { y: "independent", yOffset: "independent", x: "shared", color: "shared" } },
+  } as TopLevelSpec;
+}

@@ -1,0 +1,27 @@
+import type { ExperimentResults } from "../../harness/results/types.js";
+import type { ExperimentSummary } from "../../harness/summary-types.js";
+import { breakdownChart } from "./breakdown-chart.js";
+import type { ChartSpec } from "./chart-spec.js";
+import { metricsChart } from "./metrics-chart.js";
+import { rankChangeChart } from "./rank-change-chart.js";
+import { recallOverTimeChart } from "./recall-over-time-chart.js";
+
+/** The charts of one experiment, in report order; a chart with no data to show is left out. */
+export function experimentCharts(results: ExperimentResults, summary: ExperimentSummary): ChartSpec[] {
+  if (results.experiment.name !== summary.experiment) {
+    throw new Error(
+      `summary of "${summary.experiment}" passed with the results of "${results.experiment.name}"`,
+    );
+  }
+  const candidates: (ChartSpec | null)[] = [
+    chart("metrics", "Key metrics per ablation", metricsChart(summary)),
+    chart("rank-change", "Gold memory ranks: baseline vs ablation", rankChangeChart(summary)),
+    chart("recall-over-time", "Recall along the timeline", recallOverTimeChart(results)),
+    chart("breakdown", "Score breakdown of the largest rank changes", breakdownChart(summary)),
+  ];
+  return candidates.filter((c): c is ChartSpec => c !== null);
+}
+
+function chart(name: ChartSpec["name"], title: string, spec: ChartSpec["spec"] | null): ChartSpec | null {
+  return spec === null ? null : { name, title, spec };
+}

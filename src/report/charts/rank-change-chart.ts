@@ -1,0 +1,123 @@
+import type { TopLevelSpec } from "vega-lite";
+import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
+import { CHART_CONFIG, ablationColor } from "./theme.js";
+
+/** Up to this rank the axis shows every rank; beyond it a log scale keeps the top ranks apart. */
+const LINEAR_MAX_RANK = 20;
+
+function logTicks(max: number): number[] {
+  const ticks: number[] = [];
+  for (let decade = 1; decade <= max; decade *= 10) {
+    for (const step of [1, 2, 5]) if (decade * step <= max) ticks.push(decade * step);
+  }
+  return ticks;
+}
+
+interface Point {
+  kind: "point" | "diagonal";
+  ablation: string;
+  baselineRank: number;
+  ablationRank: number;
+  /** Ranks as a reader should see them in a tooltip ("not ranked" rather than the stand-in position). */
+  baselineText: string;
+  ablationText: string;
+  count: number;
+  examples: string;
+}
+
+/**
+ * Baseline rank against ablation rank, one panel per ablation. Memories that fell out of the
+ * ranking are drawn at a "not ranked" position past the largest rank rather than dropped, since
+ * those are often the moves a reader cares about.
+ */
+export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null {
+  const changes = summary.rankChanges.filter((c) => c.baselineRank !== null || c.ablationRank !== null);
+  if (changes.length === 0) return null;
+  const maxRank = Math.max(
+    1,
+    ...changes.flatMap((c) => [c.baselineRank ?? 0, c.ablationRank ?? 0]),
+  );
+  const useLog = maxRank > LINEAR_MAX_RANK;
+  const notRanked = useLog ? 10 ** Math.ceil(Math.log10(maxRank + 1) + 0.3) : maxRank + 1;
+  const rankOf = (r: number | null) => r ?? notRanked;
+
+  const groups = new Map<string, { change: RankChange; examples: string[] }>();
+  for (const c of changes) {
+    const key = `${c.ablation}\u0000${rankOf(c.baselineRank)}\u0000${rankOf(c.ablationRank)}`;
+    const group = groups.get(key) ?? { change: c, examples: [] };
+    group.examples.push(`${c.ask}/${c.gold}`);
+    groups.set(key, group);
+  }
+  const ablations = summary.ablations.filter((a) => changes.some((c) => c.ablation === a));
+  const values: Point[] = [...groups.values()].map(({ change, examples }) => ({
+    kind: "point",
+    ablation: change.ablation,
+    baselineRank: rankOf(change.baselineRank),
+    ablationRank: rankOf(change.ablationRank),
+    baselineText: String(change.baselineRank ?? "not ranked"),
+    ablationText: String(change.ablationRank ?? "not ranked"),
+    count: examples.length,
+    examples: examples.slice(0, 4).join(", ") + (examples.length > 4 ? ", …" : ""),
+  }));
+  for (const ablation of ablations) {
+    for (const r of [1, notRanked]) {
+      values.push({ kind: "diagonal", ablation, baselineRank: r, ablationRank: r, baselineText: "", ablationText: "", count: 0, examples: "" });
+    }
+  }
+
+  const maxCount = Math.max(...values.map((v) => v.count));
+  // Integer legend entries only: a count of 1.5 memories means nothing.
+  const sizeLegend = [...new Set([1, Math.ceil(maxCount / 2), maxCount])];
+  const ticks = useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1);
+  const scale = useLog ? { type: "log" as const, domain: [0.8, notRanked * 1.25] } : { domain: [0.5, notRanked + 0.5] };
+  const labelExpr = `datum.value == ${notRanked} ? 'not ranked' : datum.label`;
+  const axis = { values: ticks, labelExpr, grid: true, format: "d" };
+  // Rotated so that every rank and "not ranked" keep their label instead of being thinned out.
+  const xAxis = { ...axis, labelAngle: -40, labelOverlap: false };
+  const color = ablationColor(summary.ablations);
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: {
+      text: `${summary.experiment}: gold memory ranks, baseline vs ablation`,
+      subtitle: `Median over seeds; below the dashed line the ablation ranks a gold memory higher (better) than ${summary.baseline}`,
+    },
+    config: CHART_CONFIG,
+    data: { values },
+    facet: { field: "ablation", type: "nominal", sort: ablations, columns: 3, title: null, header: { labelFontWeight: "bold" } },
+    spec: {
+      width: 220,
+      height: 220,
+      encoding: {
+        x: { field: "baselineRank", type: "quantitative", scale, axis: xAxis, title: `rank under ${summary.baseline}` },
+        y: { field: "ablationRank", type: "quantitative", scale, axis, title: "rank under ablation" },
+      },
+      layer: [
+        {
+          transform: [{ filter: "datum.kind === 'diagonal'" }],
+          mark: { type: "line", strokeDash: [4, 4], color: "#888", strokeWidth: 1 },
+        },
+        {
+          transform: [{ filter: "datum.kind === 'point'" }],
+          mark: { type: "circle", opacity: 0.75, stroke: "white", strokeWidth: 0.5 },
+          encoding: {
+            color: { field: "ablation", type: "nominal", scale: color, legend: null },
+            size: {
+              field: "count",
+              type: "quantitative",
+              title: "gold memories",
+              scale: { domain: [0, maxCount], range: [0, 400] },
+              legend: { orient: "bottom", values: sizeLegend, format: "d" },
+            },
+            tooltip: [
+              { field: "ablation", type: "nominal" },
+              { field: "baselineText", type: "nominal", title: "baseline rank" },
+              { field: "ablationText", type: "nominal", title: "ablation rank" },
+              { field: "count", type: "quantitative", title: "gold memories" },
+              { field: "examples", type: "nominal", title: "ask/gold" },
+            ],
+          },
+        },
+      ],
+    },
+  } as TopLevelSpec;
+}

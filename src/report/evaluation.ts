@@ -1,0 +1,60 @@
+import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
+import { renderExperiment } from "./markdown/experiment.js";
+import {
+  evaluationSections,
+  experimentSections,
+  type ExperimentSectionProvider,
+  type ExperimentView,
+  type SectionProvider,
+} from "./markdown/section-providers.js";
+import { compareText, renderSetup, renderTitle } from "./markdown/setup.js";
+import { EVALUATION_PATH } from "./paths.js";
+import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
+
+export interface EvaluationReporterOptions {
+  /** Sections appended after the experiments; defaults to the registered ones at render time. */
+  sections?: () => readonly SectionProvider[];
+  /** Sections appended to each experiment; defaults to the registered ones at render time. */
+  experimentSections?: () => readonly ExperimentSectionProvider[];
+  scenarioSummaries?: ScenarioSummaryOptions;
+}
+
+/** Pairs each experiment's results with its summary, sorted by experiment name. */
+export function experimentViews(context: ReportContext): ExperimentView[] {
+  return [...context.results]
+    .sort((a, b) => compareText(a.experiment.name, b.experiment.name))
+    .map((results) => {
+      const summary = context.summaries.find((s) => s.experiment === results.experiment.name);
+      if (summary === undefined) throw new Error(`no summary was computed for experiment "${results.experiment.name}"`);
+      return { results, summary };
+    });
+}
+
+/** The whole of EVALUATION.md, ending in one newline. */
+export function renderEvaluation(context: ReportContext, options: EvaluationReporterOptions = {}): string {
+  const extraExperimentSections = (options.experimentSections ?? experimentSections)();
+  const parts = [
+    renderTitle(),
+    renderSetup(context),
+    ...experimentViews(context).map((view) =>
+      renderExperiment(context, view, {
+        scenarioSummaries: options.scenarioSummaries,
+        sections: extraExperimentSections,
+      }),
+    ),
+    ...(options.sections ?? evaluationSections)().map((provider) => provider(context)),
+  ];
+  return `${parts.map((part) => part.trim()).filter((part) => part !== "").join("\n\n")}\n`;
+}
+
+export function createEvaluationReporter(options: EvaluationReporterOptions = {}): Reporter {
+  return {
+    name: "evaluation",
+    async render(context: ReportContext): Promise<OutputFile[]> {
+      return [{ path: EVALUATION_PATH, content: renderEvaluation(context, options) }];
+    },
+  };
+}
+
+/** EVALUATION.md, with the sections registered in the report registry. */
+export const evaluationReporter: Reporter = createEvaluationReporter();

@@ -1,0 +1,69 @@
+import { scenarioSummary, type ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
+import { fillFigureMarkers, markerError, type FigureMarker } from "./markdown/figure-markers.js";
+import { renderFigures } from "./markdown/figures.js";
+import { FAILURE_ANALYSIS_PATH } from "./paths.js";
+import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
+
+export interface FailureAnalysisOptions {
+  scenarioSummaries?: ScenarioSummaryOptions;
+}
+
+/**
+ * Fills the figure blocks of the hand-written FAILURE_ANALYSIS.md from results. The prose is the
+ * author's; every number between `<!-- figures … -->` and `<!-- /figures -->` is regenerated, so a
+ * claim cannot drift from the measurement. A marker naming an experiment, ablation, metric or
+ * scenario that the results do not have is an error naming that marker.
+ */
+export function fillFailureAnalysis(source: string, context: ReportContext, options: FailureAnalysisOptions = {}): string {
+  return fillFigureMarkers(source, FAILURE_ANALYSIS_PATH, (marker) => figuresFor(marker, context, options));
+}
+
+function figuresFor(marker: FigureMarker, context: ReportContext, options: FailureAnalysisOptions): string {
+  const fail = (problem: string) => markerError(FAILURE_ANALYSIS_PATH, marker, problem);
+  const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(", ");
+
+  const index = context.results.findIndex((r) => r.experiment.name === marker.experiment);
+  if (index < 0) {
+    throw fail(`unknown experiment "${marker.experiment}" (recorded: ${list(context.results.map((r) => r.experiment.name))})`);
+  }
+  const results = context.results[index];
+  const summary = context.summaries.find((s) => s.experiment === marker.experiment);
+  if (summary === undefined) throw new Error(`no summary was computed for experiment "${marker.experiment}"`);
+
+  if (!summary.ablations.includes(marker.ablation)) {
+    throw fail(`unknown ablation "${marker.ablation}" (experiment "${marker.experiment}" has ${list(summary.ablations)})`);
+  }
+  if (marker.ablation === summary.baseline) {
+    throw fail(`ablation "${marker.ablation}" is the baseline; name an ablation to compare with it`);
+  }
+  if (!summary.metrics.includes(marker.metric)) {
+    throw fail(`unknown metric "${marker.metric}" (experiment "${marker.experiment}" reports ${list(summary.metrics)})`);
+  }
+  const scenarios = results.experiment.scenarios.map((s) => s.name);
+  if (marker.scenario !== undefined && !scenarios.includes(marker.scenario)) {
+    throw fail(`unknown scenario "${marker.scenario}" (experiment "${marker.experiment}" has ${list(scenarios)})`);
+  }
+
+  return renderFigures({
+    results,
+    summary,
+    scenarioSummary:
+      marker.scenario === undefined ? undefined : scenarioSummary(results, marker.scenario, options.scenarioSummaries),
+    ablation: marker.ablation,
+    metric: marker.metric,
+    scenario: marker.scenario,
+  });
+}
+
+export function createFailureAnalysisReporter(options: FailureAnalysisOptions = {}): Reporter {
+  return {
+    name: "failure-analysis",
+    async render(context: ReportContext): Promise<OutputFile[]> {
+      const source = context.readExisting(FAILURE_ANALYSIS_PATH);
+      if (source === undefined) return [];
+      return [{ path: FAILURE_ANALYSIS_PATH, content: fillFailureAnalysis(source, context, options) }];
+    },
+  };
+}
+
+export const failureAnalysisReporter: Reporter = createFailureAnalysisReporter();

@@ -1,0 +1,19 @@
+import type { OutputFile, ReportContext, Reporter } from "../reporter.js";
+import { experimentCharts } from "../charts/experiment-charts.js";
+import { browserBundles } from "./bundles.js";
+import { renderPage } from "./page.js";
+
+export const HTML_REPORT_PATH = "reports/index.html";
+
+/** One self-contained page for every experiment: tables, interactive charts and per-ask drill-downs. */
+export const htmlReporter: Reporter = {
+  name: "html",
+  async render(context: ReportContext): Promise<OutputFile[]> {
+    const pages = context.results.map((results, index) => {
+      const summary = context.summaries[index];
+      if (summary === undefined) throw new Error(`no summary for experiment "${results.experiment.name}"`);
+      return { results, summary, charts: experimentCharts(results, summary) };
+    });
+    return [{ path: HTML_REPORT_PATH, content: renderPage(pages, browserBundles()) }];
+  },
+};

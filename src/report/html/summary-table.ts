@@ -1,0 +1,59 @@
+import { higherIsBetter } from "../../harness/metrics.js";
+import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { escapeHtml } from "./escape.js";
+import { formatP, formatSigned, formatValue } from "./format.js";
+
+function cell(row: MetricSummary | undefined): string {
+  if (row === undefined || row.value.n === 0) return `<td class="empty">–</td>`;
+  const { mean, lo, hi, n } = row.value;
+  const beats = row.beats.length > 0 ? `<sup class="beats" title="significantly better than ${escapeHtml(row.beats.join(", "))}">${escapeHtml(row.beats.join(""))}</sup>` : "";
+  const parts = [
+    `<span class="mean">${formatValue(row.metric, mean)}</span>${beats}`,
+    `<span class="ci">[${formatValue(row.metric, lo)}, ${formatValue(row.metric, hi)}]</span>`,
+  ];
+  let title = `n = ${n} ask × seed pairs`;
+  const vs = row.vsBaseline;
+  if (vs !== undefined) {
+    const better = higherIsBetter(row.metric) === vs.diff.mean > 0;
+    const mood = !vs.significant || vs.diff.mean === 0 ? "same" : better ? "better" : "worse";
+    parts.push(
+      `<span class="diff ${mood}">Δ ${formatSigned(row.metric, vs.diff.mean)}${vs.significant ? "*" : ""}</span>`,
+    );
+    title += `; Δ [${formatValue(row.metric, vs.diff.lo)}, ${formatValue(row.metric, vs.diff.hi)}], p = ${formatP(vs.p)}, Holm p = ${formatP(vs.pHolm)}; wins/ties/losses ${vs.wins}/${vs.ties}/${vs.losses}`;
+  }
+  return `<td title="${escapeHtml(title)}">${parts.join("<br>")}</td>`;
+}
+
+function groupTable(summary: ExperimentSummary, group: string): string {
+  const byKey = new Map(
+    summary.rows.filter((r) => r.group === group).map((r) => [`${r.ablation}\u0000${r.metric}`, r]),
+  );
+  const head = summary.metrics.map((m) => `<th scope="col">${escapeHtml(m)}${higherIsBetter(m) ? "" : " ↓"}</th>`).join("");
+  const body = summary.ablations
+    .map((ablation) => {
+      const letter = summary.rows.find((r) => r.ablation === ablation)?.letter ?? "";
+      const name = `<th scope="row"><span class="letter">${escapeHtml(letter)}</span> ${escapeHtml(ablation)}${ablation === summary.baseline ? ' <span class="tag">baseline</span>' : ""}</th>`;
+      return `<tr>${name}${summary.metrics.map((m) => cell(byKey.get(`${ablation}\u0000${m}`))).join("")}</tr>`;
+    })
+    .join("\n");
+  return `<div class="table-wrap"><table class="summary"><thead><tr><th scope="col">ablation</th>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
+/**
+ * The ablation × metric tables: mean, 95% interval, the letters of the ablations each one beats
+ * significantly (ranx style), and the paired difference from the baseline. Every group after
+ * "all" (one per ask category) is folded away.
+ */
+export function summaryTables(summary: ExperimentSummary): string {
+  const [first, ...rest] = summary.groups;
+  if (first === undefined) return "<p>No summary rows.</p>";
+  const legend =
+    '<p class="legend">Mean over asks × seeds with its 95% bootstrap interval. Superscript letters: the ablations this one beats significantly (Holm-corrected). Δ: paired difference from the baseline; * marks a significant one. ↓: lower is better. Hover a cell for p-values and wins/ties/losses.</p>';
+  const others = rest
+    .map(
+      (group) =>
+        `<details class="group"><summary>Category: ${escapeHtml(group)}</summary>\n${groupTable(summary, group)}\n</details>`,
+    )
+    .join("\n");
+  return `${legend}\n<h4>${escapeHtml(first === "all" ? "All asks" : first)}</h4>\n${groupTable(summary, first)}\n${others}`;
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import type { ExperimentResults } from "../../../src/harness/results/types.js";
+import { summarise } from "../../../src/harness/summary.js";
+import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows } from "../../../src/report/charts/breakdown-chart.js";
+import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
+import { keyMetrics } from "../../../src/report/charts/metrics-chart.js";
+import { renderChart } from "../../../src/report/charts/render.js";
+import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
+
+/** The inline data of a single-data-source chart spec. */
+function dataOf(spec: unknown): Record<string, unknown>[] {
+  return (spec as { data: { values: Record<string, unknown>[] } }).data.values;
+}
+
+describe("experimentCharts", () => {
+  const results = handMadeResults();
+  const summary = handMadeSummary(results);
+
+  it("draws the four charts in report order for an experiment with rank changes and timelines", () => {
+    expect(experimentCharts(results, summary).map((c) => c.name)).toEqual([
+      "metrics",
+      "rank-change",
+      "recall-over-time",
+      "breakdown",
+    ]);
+  });
+
+  it("renders every chart without a Vega or Vega-Lite warning, in the chart font, on white", async () => {
+    for (const chart of experimentCharts(results, summary)) {
+      const rendered = await renderChart(chart.spec);
+      expect(rendered.warnings, chart.name).toEqual([]);
+      expect(rendered.svg).toContain('font-family="DejaVu Sans');
+      expect(rendered.svg).toMatch(/^<svg[^>]*>\s*<rect[^>]*fill="white"/);
+      expect(rendered.png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    }
+  });
+
+  it("gives each chart a title and axis titles", async () => {
+    for (const chart of experimentCharts(results, summary)) {
+      const { svg } = await renderChart(chart.spec);
+      expect(svg, chart.name).toContain("timeline-demo:");
+      expect(svg, chart.name).toContain('class="mark-text role-axis-title"');
+    }
+  });
+
+  it("skips the rank-change and breakdown charts when no gold memory moved", () => {
+    const names = experimentCharts(results, { ...summary, rankChanges: [] }).map((c) => c.name);
+    expect(names).toEqual(["metrics", "recall-over-time"]);
+  });
+
+  it("skips recall over time when no scenario has a timeline of two or more asks", () => {
+    const single: ExperimentResults = structuredClone(results);
+    for (const scenario of single.experiment.scenarios) scenario.asks = scenario.asks.slice(0, 1);
+    expect(experimentCharts(single, summary).map((c) => c.name)).not.toContain("recall-over-time");
+  });
+
+  it("refuses a summary of another experiment", () => {
+    expect(() => experimentCharts(results, { ...summary, experiment: "other" })).toThrow(/other/);
+  });
+
+  it("plots the summary's means and intervals for the key metrics, with the ranx letters on the axis", () => {
+    const metrics = experimentCharts(results, summary).find((c) => c.name === "metrics")!;
+    const values = dataOf(metrics.spec);
+    expect(new Set(values.map((v) => v.metric))).toEqual(new Set(["recall_any@1", "mrr", "coverage", "leakage"]));
+    const row = summary.rows.find((r) => r.metric === "mrr" && r.ablation === "no-decay" && r.group === "all")!;
+    const plotted = values.find((v) => v.metric === "mrr" && v.ablation === "no-decay")!;
+    expect(plotted).toMatchObject({ mean: row.value.mean, lo: row.value.lo, hi: row.value.hi, label: "c · no-decay" });
+    expect(values.find((v) => v.metric === "recall_any@1" && v.ablation === "full")!.beats).toBe("> b");
+  });
+
+  it("picks recall at the smallest k among the key metrics", () => {
+    expect(keyMetrics(["recall_any@10", "recall_any@3", "mrr", "tokens"])).toEqual(["recall_any@3", "mrr"]);
+  });
+
+  it("draws recall along the timeline as the mean over seeds of each ask, in timeline order", () => {
+    const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
+    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.ablation === "relevance-only");
+    expect(points.map((p) => p.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    // relevance-only, ask t2 (index 1): rank 1 + ((1 + seed) % 3) → 3 for seed 1, 1 for seed 2 → recall@1 = 0, 1.
+    expect(points[1]!.recall).toBe(0.5);
+    // asks from index 3 on are ranked 4 + index or not at all: never in the top 1.
+    expect(points.slice(3).map((p) => p.recall)).toEqual([0, 0, 0]);
+  });
+
+  it("averages long timelines over at most 40 windows", () => {
+    const long: ExperimentResults = structuredClone(results);
+    const scenario = long.experiment.scenarios[0]!;
+    const template = scenario.asks[0]!;
+    scenario.asks = Array.from({ length: 100 }, (_, i) => ({ ...template, id: `long${i}` }));
+    for (const trial of long.trials.filter((t) => t.scenario === scenario.name)) {
+      trial.asks = scenario.asks.map((a, i) => ({ ...trial.asks[0]!, ask: a.id, ranks: [i % 2 === 0 ? 1 : null] }));
+    }
+    const chart = experimentCharts(long, summary).find((c) => c.name === "recall-over-time")!;
+    const points = dataOf(chart.spec).filter((v) => v.scenario === scenario.name && v.ablation === "full");
+    expect(points).toHaveLength(40);
+    expect(points.every((p) => (p.recall as number) >= 0 && (p.recall as number) <= 1)).toBe(true);
+  });
+
+  it("limits the breakdown to the largest moves per ablation, falling out of the ranking first", () => {
+    const many = {
+      ...summary,
+      rankChanges: Array.from({ length: 10 }, (_, i) => ({
+        ...summary.rankChanges[0]!,
+        ablation: "no-decay",
+        ask: `q${i}`,
+        baselineRank: 1,
+        ablationRank: i === 7 ? null : 2 + i,
+      })),
+    };
+    const rows = breakdownRows(many);
+    expect(rows).toHaveLength(BREAKDOWN_ROWS_PER_ABLATION);
+    expect(rows[0]!.ask).toBe("q7");
+    expect(rows[1]!.ask).toBe("q9");
+  });
+});
+
+describe("experimentCharts with the real statistics", () => {
+  it("renders the summary that summarise() makes of the same results without warnings", async () => {
+    const results = handMadeResults();
+    const summary = summarise(results, { seed: 7 });
+    const charts = experimentCharts(results, summary);
+    expect(charts.map((c) => c.name)).toContain("metrics");
+    for (const chart of charts) expect((await renderChart(chart.spec)).warnings, chart.name).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { ReportContext } from "../../../src/report/reporter.js";
+import { chartsReporter } from "../../../src/report/charts/reporter.js";
+import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
+
+function context(): ReportContext {
+  const results = handMadeResults();
+  return { results: [results], summaries: [handMadeSummary(results)], readExisting: () => undefined };
+}
+
+describe("chartsReporter", () => {
+  it("is registered as \"charts\"", () => {
+    expect(chartsReporter.name).toBe("charts");
+  });
+
+  it("returns an SVG and a PNG per chart under reports/charts/<experiment>/", async () => {
+    const files = await chartsReporter.render(context());
+    expect(files.map((f) => f.path)).toEqual(
+      ["metrics", "rank-change", "recall-over-time", "breakdown"].flatMap((chart) => [
+        `reports/charts/timeline-demo/${chart}.svg`,
+        `reports/charts/timeline-demo/${chart}.png`,
+      ]),
+    );
+    for (const file of files) {
+      if (file.path.endsWith(".svg")) expect(typeof file.content).toBe("string");
+      else expect(Buffer.isBuffer(file.content)).toBe(true);
+    }
+  });
+
+  it("gives byte-identical files on a second run", async () => {
+    const first = await chartsReporter.render(context());
+    const second = await chartsReporter.render(context());
+    expect(second.map((f) => f.path)).toEqual(first.map((f) => f.path));
+    for (const [i, file] of first.entries()) {
+      expect(Buffer.from(second[i]!.content).equals(Buffer.from(file.content)), file.path).toBe(true);
+    }
+  });
+
+  it("returns nothing when there are no experiments", async () => {
+    expect(await chartsReporter.render({ results: [], summaries: [], readExisting: () => undefined })).toEqual([]);
+  });
+});
