@@ -1,0 +1,156 @@
+import yargs, { type Argv } from "yargs";
+import { UserError } from "../shared/errors.js";
+
+/** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */
+export interface Handlers {
+  experiment(args: ExperimentArgs): Promise<void>;
+  check(args: CheckArgs): Promise<void>;
+  merge(args: MergeArgs): Promise<void>;
+  demo(): Promise<void>;
+  chat(args: ChatArgs): Promise<void>;
+  record(args: RecordArgs): Promise<void>;
+  bench(args: BenchArgs): Promise<void>;
+}
+
+export interface DataArgs {
+  locomo: string;
+  acceptLocomoHash: boolean;
+}
+export interface ExperimentArgs extends DataArgs {
+  files: string[];
+  workers?: number;
+  resume: boolean;
+  shard?: { index: number; count: number };
+}
+export interface CheckArgs extends DataArgs {
+  files: string[];
+  workers?: number;
+  update: boolean;
+}
+export interface MergeArgs {
+  shards: string[];
+  out?: string;
+}
+export interface ChatArgs {
+  seed: boolean;
+  host?: string;
+  model: string;
+  embedModel?: string;
+  timeoutMs: number;
+  db?: string;
+  message?: string;
+}
+export interface RecordArgs {
+  host?: string;
+  model: string;
+  seeds: number;
+  timeoutMs: number;
+}
+export interface BenchArgs {
+  sizes: number[];
+  queries: number;
+  out: string;
+}
+
+function parseShard(text: string | undefined): ExperimentArgs["shard"] {
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || index < 1 || index > count) throw new UserError(`--shard expects i/n with 1 ≤ i ≤ n, got "${text}"`);
+  return { index, count };
+}
+
+const dataOptions = (y: Argv) =>
+  y
+    .option("locomo", { type: "string", default: "data/locomo10.json", describe: "path of the LoCoMo data file (locomo10.json)" })
+    .option("accept-locomo-hash", { type: "boolean", default: false, describe: "accept a LoCoMo file whose sha256 differs from the pinned one" });
+
+export function buildCli(argv: string[], handlers: Handlers): Argv {
+  return yargs(argv)
+    .scriptName("recollect")
+    .strict()
+    .demandCommand(1, "name a command")
+    .command(
+      "experiment [files..]",
+      "run experiments (all of experiments/ by default), write results/ and regenerate the reports",
+      (y) =>
+        dataOptions(y)
+          .positional("files", { type: "string", array: true, default: [] as string[] })
+          .option("workers", { type: "number", describe: "worker threads (default: all cores)" })
+          .option("resume", { type: "boolean", default: true, describe: "continue an interrupted run" })
+          .option("shard", { type: "string", describe: "run shard i/n of the grid and write it to results/shards/" }),
+      (a) =>
+        handlers.experiment({
+          files: a.files as string[],
+          workers: a.workers,
+          resume: a.resume,
+          shard: parseShard(a.shard),
+          locomo: a.locomo,
+          acceptLocomoHash: a.acceptLocomoHash,
+        }),
+    )
+    .command(
+      "check [files..]",
+      "re-run the experiments offline and compare them with results/ and the reports",
+      (y) =>
+        dataOptions(y)
+          .positional("files", { type: "string", array: true, default: [] as string[] })
+          .option("workers", { type: "number" })
+          .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" }),
+      (a) =>
+        handlers.check({ files: a.files as string[], workers: a.workers, update: a.update, locomo: a.locomo, acceptLocomoHash: a.acceptLocomoHash }),
+    )
+    .command(
+      "merge <shards..>",
+      "merge shard results into one results file",
+      (y) => y.positional("shards", { type: "string", array: true, demandOption: true }).option("out", { type: "string" }),
+      (a) => handlers.merge({ shards: a.shards as string[], out: a.out }),
+    )
+    .command("demo", "the per-kind retrieval demo", (y) => y, () => handlers.demo())
+    .command(
+      "chat",
+      "chat with memory through a local Ollama server",
+      (y) =>
+        y
+          .option("seed", { type: "boolean", default: false, describe: "preload a few memories and ask one question" })
+          .option("host", { type: "string", describe: "Ollama host (default: $OLLAMA_HOST or http://127.0.0.1:11434)" })
+          .option("model", { type: "string", default: "gemma4:e2b" })
+          .option("embed-model", { type: "string", describe: "embedding model; turns on the embedding relevance backend" })
+          .option("timeout-ms", { type: "number", default: 120_000 })
+          .option("db", { type: "string", describe: "SQLite file for the memories (default: a temporary file)" })
+          .option("message", { type: "string", describe: "send one message and exit" }),
+      (a) =>
+        handlers.chat({
+          seed: a.seed,
+          host: a.host,
+          model: a.model,
+          embedModel: a.embedModel,
+          timeoutMs: a.timeoutMs,
+          db: a.db,
+          message: a.message,
+        }),
+    )
+    .command(
+      "record",
+      "re-record the answer-level evaluation with a live Ollama server",
+      (y) =>
+        y
+          .option("host", { type: "string" })
+          .option("model", { type: "string", default: "gemma4:e2b" })
+          .option("seeds", { type: "number", default: 5 })
+          .option("timeout-ms", { type: "number", default: 120_000 }),
+      (a) => handlers.record({ host: a.host, model: a.model, seeds: a.seeds, timeoutMs: a.timeoutMs }),
+    )
+    .command(
+      "bench",
+      "measure retrieval latency, ingest rate and grid wall time",
+      (y) =>
+        y
+          .option("sizes", { type: "number", array: true, default: [1_000, 10_000, 100_000, 1_000_000] })
+          .option("queries", { type: "number", default: 200 })
+          .option("out", { type: "string", default: "reports/bench" }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out }),
+    )
+    .help();
+}

@@ -1,0 +1,35 @@
+import { UserError } from "../shared/errors.js";
+import type { Handlers } from "./app.js";
+import { checkCommand, printProblems } from "./commands/check.js";
+import { runDemo } from "./commands/demo.js";
+import { experimentCommand } from "./commands/experiment.js";
+import { mergeCommand } from "./commands/merge.js";
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+export const handlers: Handlers = {
+  experiment: (args) => experimentCommand(args, log),
+  async check(args) {
+    const problems = await checkCommand(args, log);
+    if (problems.length === 0) {
+      log("check: everything matches the recorded results");
+      return;
+    }
+    log(`check: FAILED with ${problems.length} difference(s):`);
+    printProblems(problems, log);
+    process.exitCode = 1;
+  },
+  merge: (args) => mergeCommand(args, log),
+  async demo() {
+    process.stdout.write(await runDemo());
+  },
+  async chat() {
+    throw new UserError("chat is not wired yet");
+  },
+  async record() {
+    throw new UserError("record is not wired yet");
+  },
+  async bench() {
+    throw new UserError("bench is not wired yet");
+  },
+};

@@ -1,0 +1,16 @@
+import { isUserError, UserError } from "../shared/errors.js";
+import { buildCli } from "./app.js";
+import { handlers } from "./handlers.js";
+
+/** User errors print one line and exit 2; a failed check sets exit code 1; anything else is a bug. */
+try {
+  await buildCli(process.argv.slice(2), handlers)
+    .fail((message, error) => {
+      throw error ?? new UserError(message);
+    })
+    .parseAsync();
+} catch (error) {
+  if (!isUserError(error)) throw error;
+  process.stderr.write(`recollect: ${error.message}\n`);
+  process.exitCode = 2;
+}
