@@ -37,6 +37,15 @@ export interface MetricSummary {
   beats: string[];
 }
 
+/** A memory's signals, its total, and the weights that turned signals into the total. */
+export interface Breakdown {
+  rel: number;
+  rec: number;
+  imp: number;
+  total: number;
+  weights: [number, number, number];
+}
+
 /** One gold memory's rank under the baseline and an ablation for one ask (median over seeds). */
 export interface RankChange {
   scenario: string;
@@ -47,8 +56,8 @@ export interface RankChange {
   ablationRank: number | null;
   /** The signal whose weighted contribution moved most for this memory, e.g. "rec −0.42". */
   movedBy: string;
-  baseline: { rel: number; rec: number; imp: number; total: number } | null;
-  variant: { rel: number; rec: number; imp: number; total: number } | null;
+  baseline: Breakdown | null;
+  variant: Breakdown | null;
 }
 
 export interface ExperimentSummary {

@@ -1,6 +1,8 @@
 import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
 import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
+import { designedFailuresSection } from "./markdown/designed-failures.js";
+import { registerExperimentSection } from "./markdown/section-providers.js";
 import { chartsReporter } from "./charts/index.js";
 import { htmlReporter } from "./html/index.js";
 import type { Reporter } from "./reporter.js";
@@ -15,6 +17,8 @@ export {
   type ExperimentView,
   type SectionProvider,
 } from "./markdown/section-providers.js";
+
+registerExperimentSection(designedFailuresSection);
 
 export interface ReporterOptions {
   /**

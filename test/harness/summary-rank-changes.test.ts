@@ -24,11 +24,15 @@ describe("medianRank", () => {
 });
 
 describe("movedBy", () => {
-  const base = { rel: 0.5, rec: 0.9, imp: 0.3, total: 1.7 };
+  const base = { rel: 0.5, rec: 0.9, imp: 0.3, total: 1.7, weights: [1, 1, 1] as [number, number, number] };
 
   it("names the signal whose contribution moved most, signed ablation − baseline", () => {
     expect(movedBy(base, { ...base, rec: 0.48, total: 1.28 })).toBe("rec \u22120.42");
     expect(movedBy(base, { ...base, rec: 0.8, imp: 0.5 })).toBe("imp +0.20");
+  });
+
+  it("weighs each signal: a zero weight removes its contribution even when the signal is unchanged", () => {
+    expect(movedBy(base, { ...base, total: 0.5, weights: [1, 0, 0] })).toBe("rec \u22120.90");
   });
 
   it("says when the memory was not a candidate on either side", () => {

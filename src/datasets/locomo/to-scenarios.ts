@@ -169,6 +169,7 @@ function sampleToScenario(sample: LocomoSample, settings: Settings, stats: Locom
   const last = sample.sessions[sample.sessions.length - 1];
   return {
     name: `locomo-${sample.sampleId}`,
+    targets: [],
     description:
       `LoCoMo conversation ${sample.sampleId} between ${sample.speakerA} and ${sample.speakerB}: ` +
       `${sample.sessions.length} sessions from ${isoDay(start)} to ${isoDay(last.time)}, each turn an episodic memory` +

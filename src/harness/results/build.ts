@@ -8,6 +8,7 @@ export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
       return {
         name: spec.name,
         description: spec.description.trim(),
+        targets: spec.targets,
         asks: spec.steps.flatMap((step) =>
           step.ask
             ? [

@@ -67,6 +67,14 @@ export function parseResults(file: string, text: string): ExperimentResults {
   }
   const stored = validate(file, storedResultsSchema, raw);
   const askIds = new Map(stored.experiment.scenarios.map((s) => [s.name, s.asks.map((a) => a.id)]));
+  stored.trials.forEach((t, i) => {
+    // Columns are read by position, so each must hold one entry per ask of a known scenario.
+    if (!("columns" in t)) return;
+    const asks = askIds.get(t.scenario);
+    const lengths = [t.columns.ranks.length, t.columns.coverage.length, t.columns.tokens.length];
+    if (asks === undefined) throw fileError(file, `at trials[${i}].scenario: "${t.scenario}" is not a scenario of the experiment`);
+    if (lengths.some((n) => n !== asks.length)) throw fileError(file, `at trials[${i}].columns: expected ${asks.length} entries per column, one per ask`);
+  });
   return {
     ...stored,
     trials: stored.trials.map((t) => decodeTrial(t as StoredTrial, askIds.get(t.scenario) ?? [])),

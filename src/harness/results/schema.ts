@@ -8,7 +8,15 @@ const detailSchema = z.object({
   kept: z.array(z.string()),
   sectionTokens: z.record(z.string(), z.number()),
   gold: z.array(
-    z.object({ id: z.string(), section: z.string().nullable(), rel: z.number(), rec: z.number(), imp: z.number(), total: z.number() }),
+    z.object({
+      id: z.string(),
+      section: z.string().nullable(),
+      rel: z.number(),
+      rec: z.number(),
+      imp: z.number(),
+      total: z.number(),
+      weights: z.tuple([z.number(), z.number(), z.number()]),
+    }),
   ),
 });
 
@@ -66,6 +74,7 @@ export const storedResultsSchema = z.object({
       z.object({
         name: z.string(),
         description: z.string(),
+        targets: z.array(z.object({ ablation: z.string(), metric: z.string() })),
         asks: z.array(askInfoSchema),
       }),
     ),

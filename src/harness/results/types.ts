@@ -36,6 +36,8 @@ export interface AskInfo {
 export interface ScenarioInfo {
   name: string;
   description: string;
+  /** Ablations the scenario is built to make fail, each on one metric. */
+  targets: { ablation: string; metric: string }[];
   asks: AskInfo[];
 }
 
@@ -65,6 +67,8 @@ export interface GoldDetail {
   rec: number;
   imp: number;
   total: number;
+  /** The weights [rel, rec, imp] of the section that ranked it, so contributions can be compared. */
+  weights: [number, number, number];
 }
 
 export interface AskDetail {

@@ -1,6 +1,6 @@
 import { openStore, retrieve, writeBack } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
-import type { Block, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
+import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
 import type { AskResult, GoldDetail, Trial } from "../results/types.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
@@ -75,6 +75,12 @@ class StaleTracker {
   }
 }
 
+/** The weights a section scored with: its own override, or the policy's. */
+function sectionWeights(policy: RetrievalPolicy, section: string | undefined): [number, number, number] {
+  const rule = section === "pooled" ? policy.pooled : section ? policy.sections[section as Kind] : undefined;
+  return [...(rule?.score?.weights ?? policy.score.weights)] as [number, number, number];
+}
+
 function scoreAsk(
   input: TrialInput,
   block: Block,
@@ -109,11 +115,12 @@ function scoreAsk(
     result.detail = {
       kept,
       sectionTokens: Object.fromEntries(block.sections.map((s) => [s.name, s.tokensUsed])),
-      gold: golds.map(({ gold, best }): GoldDetail =>
-        best
-          ? { id: gold, section: best.section, rel: round(best.rel), rec: round(best.rec), imp: round(best.imp), total: round(best.total) }
-          : { id: gold, section: null, rel: 0, rec: 0, imp: 0, total: 0 },
-      ),
+      gold: golds.map(({ gold, best }): GoldDetail => {
+        const weights = sectionWeights(input.policy, best?.section);
+        return best
+          ? { id: gold, section: best.section, rel: round(best.rel), rec: round(best.rec), imp: round(best.imp), total: round(best.total), weights }
+          : { id: gold, section: null, rel: 0, rec: 0, imp: 0, total: 0, weights };
+      }),
     };
   }
   return result;

@@ -92,11 +92,21 @@ export type StepSpec = z.output<typeof stepSchema>;
 export const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
 export type DistractorSpec = z.output<typeof distractorSchema>;
 
+/** An ablation this scenario is built to make fail, and the metric on which it should. */
+export const targetSchema = z
+  .object({
+    ablation: z.string().min(1),
+    metric: z.string().regex(/^(recall_any@\d+|recall_all@\d+|ndcg@\d+|mrr|coverage|leakage|tokens)$/, "expected a metric such as recall_any@1, mrr, coverage or leakage"),
+  })
+  .strict();
+
 export const scenarioSchema = z
   .object({
     name: idSchema,
     /** What this scenario is designed to show, and which ablation should fail on it. */
     description: z.string().min(1),
+    /** The designed failures: checked in EVALUATION.md against the recorded results. */
+    targets: z.array(targetSchema).default([]),
     scope: z.string().min(1).default("user"),
     start: isoDate.default("2024-01-01T00:00:00Z").transform((s) => Date.parse(s)),
     /** Distractor memories a seed may sample from. */

@@ -1,4 +1,5 @@
 import { mean as sampleMean, quantileSorted } from "simple-statistics";
+import { LARGE_SAMPLE, normalMeanInterval } from "./large-sample.js";
 import { toRng, type Seed } from "./rng.js";
 import { assertFiniteValues, assertOpenUnit, assertPositiveInteger } from "./validate.js";
 
@@ -21,6 +22,7 @@ export interface MeanInterval {
 /**
  * Percentile bootstrap interval for the mean: resample the values with replacement, take the
  * mean of each resample, and report the (1 − level)/2 and (1 + level)/2 quantiles of those means.
+ * Above LARGE_SAMPLE values the normal interval it converges to is used instead.
  *
  * An empty input gives `{ mean: 0, lo: 0, hi: 0, n: 0 }` rather than NaN: the harness scores a
  * query with no results as 0 and never drops it, so "no values" only arises for an empty slice
@@ -36,6 +38,7 @@ export function bootstrapMeanCI(values: readonly number[], options: BootstrapOpt
   const n = values.length;
   if (n === 0) return { mean: 0, lo: 0, hi: 0, n: 0 };
   const mean = sampleMean(values);
+  if (n > LARGE_SAMPLE) return { mean, ...normalMeanInterval(values, mean, level), n };
 
   const rng = toRng(options.seed);
   const means = new Float64Array(resamples);

@@ -7,6 +7,7 @@ export const NOT_A_CANDIDATE = "not a candidate (filtered or not current)";
 export const NO_SIGNAL_MOVED = "no signal moved (other memories did)";
 
 type Breakdown = NonNullable<RankChange["baseline"]>;
+const WEIGHT_OF = { rel: 0, rec: 1, imp: 2 } as const;
 const SIGNALS = ["rel", "rec", "imp"] as const;
 
 /**
@@ -68,15 +69,17 @@ export function medianRank(ranks: readonly (number | null)[]): number | null {
 }
 
 /**
- * The signal whose contribution differs most between the two breakdowns, signed as
- * ablation − baseline, e.g. "rec −0.42". Ties go to the earlier of rel, rec, imp.
+ * The signal whose weighted contribution (weight × signal) differs most between the two
+ * breakdowns, signed as ablation − baseline, e.g. "rec −0.42". Ties go to the earlier of rel,
+ * rec, imp. Weights matter: relevance-only keeps a memory's recency but weighs it 0.
  */
 export function movedBy(base: Breakdown | null, variant: Breakdown | null): string {
   if (base === null || variant === null) return NOT_A_CANDIDATE;
   let best: (typeof SIGNALS)[number] = SIGNALS[0];
   let bestDiff = 0;
   for (const signal of SIGNALS) {
-    const diff = variant[signal] - base[signal];
+    const contribution = (b: Breakdown) => b.weights[WEIGHT_OF[signal]] * b[signal];
+    const diff = contribution(variant) - contribution(base);
     if (Math.abs(diff) > Math.abs(bestDiff)) {
       best = signal;
       bestDiff = diff;
@@ -90,5 +93,5 @@ export function movedBy(base: Breakdown | null, variant: Breakdown | null): stri
 function breakdown(gold: readonly GoldDetail[], id: string): Breakdown | null {
   const found = gold.find((g) => g.id === id);
   if (found === undefined || found.section === null) return null;
-  return { rel: found.rel, rec: found.rec, imp: found.imp, total: found.total };
+  return { rel: found.rel, rec: found.rec, imp: found.imp, total: found.total, weights: found.weights };
 }

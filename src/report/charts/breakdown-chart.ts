@@ -31,14 +31,19 @@ export function breakdownRows(summary: ExperimentSummary): RankChange[] {
   return chosen;
 }
 
+function contributionSum(s: { rel: number; rec: number; imp: number; weights: [number, number, number] }): number {
+  return SIGNALS.reduce((sum, signal, i) => sum + s.weights[i] * s[signal], 0);
+}
+
 function rankText(rank: number | null): string {
   return rank === null ? "not ranked" : `rank ${rank}`;
 }
 
 /**
  * The three signals behind a gold memory's score under the baseline and under the ablation,
- * side by side, so a reader sees which signal moved it. Bars stack the raw signals; the black
- * tick is the weighted total that actually ranked it (they differ when an ablation reweights).
+ * side by side, so a reader sees which signal moved it. Bars stack each signal's weighted
+ * contribution (weight × signal), so an ablation that zeroes a weight shows that signal vanish;
+ * the black tick is the total that ranked the memory.
  */
 export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null {
   const rows = breakdownRows(summary);
@@ -48,7 +53,9 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
   const ablations = summary.ablations.filter((a) => rows.some((r) => r.ablation === a));
   const maxTotal = Math.max(
     0,
-    ...rows.flatMap((r) => [r.baseline, r.variant].flatMap((s) => (s ? [s.total, s.rel + s.rec + s.imp] : []))),
+    ...rows.flatMap((r) =>
+      [r.baseline, r.variant].flatMap((s) => (s ? [s.total, contributionSum(s)] : [])),
+    ),
   );
   const panels = ablations.map((ablation) => {
     const values: Record<string, string | number>[] = [];
@@ -67,7 +74,7 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
             rank: rankText(rank),
             signal,
             signalOrder,
-            value: scores[signal],
+            value: scores.weights[signalOrder] * scores[signal],
             total: scores.total,
             movedBy: change.movedBy,
           });
@@ -101,7 +108,7 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
               type: "quantitative",
               stack: "zero",
               scale: { domain: [0, maxTotal * 1.25] },
-              title: "signal value (stacked); tick = total score",
+              title: "weighted contribution (stacked); tick = total score",
             },
             color: {
               field: "signal",
@@ -134,7 +141,7 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: `${summary.experiment}: score breakdown of the gold memories that moved most`,
-      subtitle: "Stacked raw signals (relevance, recency, importance); the black tick is the weighted total that ranked it",
+      subtitle: "Stacked weighted contributions (weight × relevance, recency, importance); the black tick is the total that ranked it",
     },
     config: CHART_CONFIG,
     vconcat: panels,

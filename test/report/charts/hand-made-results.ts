@@ -15,6 +15,7 @@ function scenario(name: string, count: number, prefix: string): ScenarioInfo {
   return {
     name,
     description: `${name} scenario`,
+    targets: [],
     asks: Array.from({ length: count }, (_, i) => ({
       id: `${prefix}${i + 1}`,
       query: i === 1 ? `What did I say about <b>tea</b> & "coffee" on day ${i + 1}?` : `Question ${i + 1} of ${name}`,
@@ -53,7 +54,7 @@ function askResult(info: ScenarioInfo, askIndex: number, ablation: number, seed:
     detail: {
       kept,
       sectionTokens: { semantic: 20, episodic: 20 + kept.length * 9 },
-      gold: [{ id: gold, section: rank === null ? null : "episodic", rel, rec, imp, total }],
+      gold: [{ id: gold, section: rank === null ? null : "episodic", rel, rec, imp, total, weights: [1, 1, 1] }],
     },
   };
 }
@@ -167,8 +168,8 @@ export function handMadeSummary(results: ExperimentResults): ExperimentSummary {
         baselineRank: base.ranks[0] ?? null,
         ablationRank: result.ranks[0] ?? null,
         movedBy: `rec ${(v.rec - b.rec).toFixed(2)}`,
-        baseline: { rel: b.rel, rec: b.rec, imp: b.imp, total: b.total },
-        variant: { rel: v.rel, rec: v.rec, imp: v.imp, total: v.total },
+        baseline: { rel: b.rel, rec: b.rec, imp: b.imp, total: b.total, weights: b.weights },
+        variant: { rel: v.rel, rec: v.rec, imp: v.imp, total: v.total, weights: v.weights },
       });
     }
   }
