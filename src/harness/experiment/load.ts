@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { globSync, isDynamicPattern } from "tinyglobby";
 import { fullPolicy, perKindPreset, pooledPreset, streamPreset } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
@@ -71,11 +72,13 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
 function resolveScenarioFiles(file: string, patterns: string[]): string[] {
   const files: string[] = [];
   patterns.forEach((pattern, i) => {
-    const matches = isDynamicPattern(pattern) ? globSync(pattern, { onlyFiles: true }).sort() : [pattern];
+    // An absolute pattern gives absolute paths, so messages name files as the experiment does.
+    const matches = isDynamicPattern(pattern) ? globSync(pattern, { onlyFiles: true, absolute: isAbsolute(pattern) }).sort() : [pattern];
     if (matches.length === 0) throw fileError(file, `at scenarios[${i}]: no scenario file matches "${pattern}"`);
     for (const match of matches) {
       if (!existsSync(match)) throw fileError(file, `at scenarios[${i}]: scenario file "${match}" not found`);
-      if (!files.includes(match)) files.push(match);
+      // The same file may be named twice in different spellings ("./a.yaml" and a glob's "a.yaml").
+      if (!files.some((f) => resolve(f) === resolve(match))) files.push(match);
     }
   });
   return files;

@@ -20,7 +20,9 @@ export function readYaml(file: string): unknown {
   if (document.errors.length > 0) {
     const first = document.errors[0];
     const where = first.linePos ? ` at line ${first.linePos[0].line}, column ${first.linePos[0].col}` : "";
-    throw fileError(file, `malformed YAML${where}: ${first.message.split("\n")[0]}`);
+    // prettyErrors appends " at line L, column C:" and a code excerpt; the location is given once, above.
+    const problem = first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw fileError(file, `malformed YAML${where}: ${problem}`);
   }
   return document.toJS();
 }
@@ -38,7 +40,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_union" && "errors" in issue && issue.errors.length > 0) {
     // A union's own message ("Invalid input") says nothing; the closest branch's first issue does.
-    const best = [...issue.errors].sort((a, b) => a.length - b.length)[0];
+    // A branch that wanted another type altogether ("expected string, received object") fits worst.
+    const wrongType = (issues: z.core.$ZodIssue[]) => (issues[0]?.code === "invalid_type" && issues[0].path.length === 0 ? 1 : 0);
+    const best = [...issue.errors].sort((a, b) => wrongType(a) - wrongType(b) || a.length - b.length)[0];
     if (best.length > 0) return `${formatPath(best[0].path)}: ${best[0].message}`.replace(/^\(top level\): /, "");
   }
   return issue.message;

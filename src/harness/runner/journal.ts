@@ -15,7 +15,10 @@ export class Journal {
   load(): Map<string, Trial> {
     const done = new Map<string, Trial>();
     if (!existsSync(this.file)) return done;
-    for (const line of readFileSync(this.file, "utf8").split("\n")) {
+    const text = readFileSync(this.file, "utf8");
+    // End a torn last line, so the next append starts a line of its own instead of joining it.
+    if (text !== "" && !text.endsWith("\n")) appendFileSync(this.file, "\n");
+    for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
       try {
         const trial = JSON.parse(line) as Trial;

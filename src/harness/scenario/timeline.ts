@@ -2,6 +2,7 @@ import type { NewMemory } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
 import { createRng, type Rng } from "../stats/rng.js";
 import type { AskSpec, DistractorSpec, MemorySpec, ScenarioSpec, TimeSpec } from "./schema.js";
+import { DISTRACTOR_PREFIX, writeBackId } from "./validate.js";
 
 /** The model id recorded for vectors written literally in a scenario file. */
 export const SCENARIO_VECTOR_MODEL = "scenario-vectors";
@@ -89,7 +90,7 @@ function insertDistractors(
   const chosen = rng.shuffle(scenario.pool.map((_, i) => i)).slice(0, count).sort((a, b) => a - b);
   for (const poolIndex of chosen) {
     const slot = slots[rng.nextInt(slots.length)];
-    const memory = toNewMemory(scenario.scope, { ...scenario.pool[poolIndex], id: `distractor:${poolIndex}` }, slot.at, noisy);
+    const memory = toNewMemory(scenario.scope, { ...scenario.pool[poolIndex], id: `${DISTRACTOR_PREFIX}${poolIndex}` }, slot.at, noisy);
     slot.memories.splice(rng.nextInt(slot.memories.length + 1), 0, memory);
   }
 }
@@ -99,7 +100,7 @@ function shuffleBatches(events: TimelineEvent[], rng: Rng): TimelineEvent[] {
   const out: TimelineEvent[] = [];
   let run: TimelineEvent[] = [];
   const flush = () => {
-    out.push(...(run.length > 1 ? rng.shuffle(run) : run));
+    out.push(...(run.length > 1 && !refersToOwnTurns(run) ? rng.shuffle(run) : run));
     run = [];
   };
   for (const event of events) {
@@ -116,4 +117,12 @@ function shuffleBatches(events: TimelineEvent[], rng: Rng): TimelineEvent[] {
   }
   flush();
   return out;
+}
+
+/** An ask that expects (or requires, or marks stale) the write-back of an ask beside it must follow it. */
+function refersToOwnTurns(run: TimelineEvent[]): boolean {
+  const turns = new Set(run.flatMap((e) => (e.type === "ask" ? [writeBackId(e.ask.id)] : [])));
+  return run.some(
+    (e) => e.type === "ask" && [...e.ask.expect, ...(e.ask.required ?? []), ...e.ask.stale].some((id) => turns.has(id)),
+  );
 }

@@ -6,6 +6,9 @@ export function writeBackId(askId: string): string {
   return `turn:${askId}`;
 }
 
+/** Sampled distractors get ids `distractor:<pool index>` (see timeline.ts). */
+export const DISTRACTOR_PREFIX = "distractor:";
+
 /**
  * Checks what a schema cannot: ids are unique, and every id a step refers to was written earlier
  * in the timeline (a memory, or the write-back of an earlier ask).
@@ -20,6 +23,7 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     step.remember?.forEach((memory, j) => {
       const path = `steps[${i}].remember[${j}]`;
       if (known.has(memory.id)) fail(`${path}.id`, `duplicate memory id "${memory.id}"`);
+      if (memory.id.startsWith(DISTRACTOR_PREFIX)) fail(`${path}.id`, `ids starting with "${DISTRACTOR_PREFIX}" are kept for sampled distractors`);
       if (memory.corrects !== undefined && !known.has(memory.corrects)) {
         fail(`${path}.corrects`, `"${memory.corrects}" is not a memory written before this step`);
       }
@@ -28,6 +32,9 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     if (step.ask) {
       const ask = step.ask;
       if (askIds.has(ask.id)) fail(`steps[${i}].ask.id`, `duplicate ask id "${ask.id}"`);
+      if (known.has(writeBackId(ask.id))) {
+        fail(`steps[${i}].ask.id`, `this ask's write-back would be stored as "${writeBackId(ask.id)}", which is already a memory id`);
+      }
       for (const field of ["expect", "required", "stale"] as const) {
         (ask[field] ?? []).forEach((id, j) => {
           if (!known.has(id)) {

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { buildCli, type Handlers } from "../../src/cli/app.js";
+import { UserError } from "../../src/shared/errors.js";
+
+/** Parses argv with handlers that only record how they were called, the way main.ts wires failures. */
+async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: unknown }[]> {
+  const calls: { command: keyof Handlers; args: unknown }[] = [];
+  const record =
+    (command: keyof Handlers) =>
+    async (args?: unknown): Promise<void> => {
+      calls.push({ command, args });
+    };
+  const handlers: Handlers = {
+    experiment: record("experiment"),
+    check: record("check"),
+    merge: record("merge"),
+    demo: record("demo"),
+    chat: record("chat"),
+    record: record("record"),
+    bench: record("bench"),
+  };
+  await buildCli(argv, handlers)
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new UserError(message);
+    })
+    .parseAsync();
+  return calls;
+}
+
+async function parseError(argv: string[]): Promise<UserError> {
+  const error = await parse(argv).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UserError);
+  return error as UserError;
+}
+
+describe("the command line", () => {
+  it("runs every experiment, resumably, on all cores by default", async () => {
+    expect(await parse(["experiment"])).toEqual([
+      {
+        command: "experiment",
+        args: { files: [], workers: undefined, resume: true, shard: undefined, locomo: "data/locomo10.json", acceptLocomoHash: false },
+      },
+    ]);
+  });
+
+  it("passes experiment files and options through to the handler", async () => {
+    const [call] = await parse([
+      "experiment", "a.yaml", "b.yaml", "--workers", "2", "--no-resume", "--shard", "2/3", "--locomo", "x.json", "--accept-locomo-hash",
+    ]);
+    expect(call).toEqual({
+      command: "experiment",
+      args: { files: ["a.yaml", "b.yaml"], workers: 2, resume: false, shard: { index: 2, count: 3 }, locomo: "x.json", acceptLocomoHash: true },
+    });
+  });
+
+  it.each(["0/2", "3/2", "2", "a/b", "1/0"])("refuses --shard %s with one message", async (shard) => {
+    expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n, got "${shard}"`);
+  });
+
+  it("passes check's files and --update", async () => {
+    expect(await parse(["check", "e.yaml", "--update", "--workers", "1"])).toEqual([
+      { command: "check", args: { files: ["e.yaml"], workers: 1, update: true, locomo: "data/locomo10.json", acceptLocomoHash: false } },
+    ]);
+  });
+
+  it("passes merge's shard files and --out, and needs at least one shard", async () => {
+    expect(await parse(["merge", "s1.json", "s2.json", "--out", "m.json"])).toEqual([
+      { command: "merge", args: { shards: ["s1.json", "s2.json"], out: "m.json" } },
+    ]);
+    await parseError(["merge"]);
+  });
+
+  it("runs the demo", async () => {
+    expect(await parse(["demo"])).toEqual([{ command: "demo", args: undefined }]);
+  });
+
+  it("fills in the model commands' defaults", async () => {
+    const [chat] = await parse(["chat", "--message", "hi"]);
+    expect(chat.args).toMatchObject({ seed: false, model: "gemma4:e2b", timeoutMs: 120_000, message: "hi" });
+    const [bench] = await parse(["bench", "--sizes", "10", "100"]);
+    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench" });
+  });
+
+  it("asks for a command when none is given", async () => {
+    expect((await parseError([])).message).toBe("name a command");
+  });
+
+  it("refuses unknown commands and options rather than ignoring them", async () => {
+    expect((await parseError(["experiments"])).message).toMatch(/Unknown argument.*experiments/);
+    expect((await parseError(["experiment", "--wrokers", "2"])).message).toMatch(/Unknown argument.*wrokers/);
+  });
+});

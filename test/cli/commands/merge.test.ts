@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mergeCommand, mergeResults } from "../../../src/cli/commands/merge.js";
+import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
+import { parseResults, serialiseResults, stableContent } from "../../../src/harness/results/io.js";
+import type { ExperimentResults } from "../../../src/harness/results/types.js";
+import { runTrials } from "../../../src/harness/runner/run.js";
+import { UserError } from "../../../src/shared/errors.js";
+import { useTempDir } from "../../harness/temp-files.js";
+import { resultsOf, writeTinyExperiment } from "../../harness/tiny-experiment.js";
+
+const temp = useTempDir();
+let experiment: Experiment;
+let unsharded: ExperimentResults;
+
+/** Shard `index` of `count`, as `recollect experiment --shard index/count` records it. */
+async function shard(index: number, count: number): Promise<{ file: string; results: ExperimentResults }> {
+  const trials = await runTrials(experiment, { workers: 1, shard: { index, count } });
+  const results = resultsOf(experiment, trials);
+  results.manifest.wallTimeMs = 100 * index;
+  const file = temp.write(`shards/tiny.${index}-of-${count}.json`, serialiseResults(results));
+  return { file, results: parseResults(file, readFileSync(file, "utf8")) };
+}
+
+function userError(call: () => unknown): UserError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UserError);
+    return error as UserError;
+  }
+  throw new Error("expected a UserError");
+}
+
+beforeAll(async () => {
+  experiment = loadExperiment(writeTinyExperiment(temp));
+  unsharded = resultsOf(experiment, await runTrials(experiment, { workers: 1 }));
+});
+
+describe("mergeResults", () => {
+  it("joins shards 1/2 and 2/2 into the results of an unsharded run", async () => {
+    const shards = [await shard(1, 2), await shard(2, 2)];
+    expect(shards[0].results.trials.length + shards[1].results.trials.length).toBe(unsharded.trials.length);
+    const merged = mergeResults(shards);
+    expect(stableContent(merged)).toBe(stableContent(unsharded));
+    // The run's wall time is the shards' total.
+    expect(merged.manifest.wallTimeMs).toBe(300);
+  });
+
+  it("does not depend on the order the shards are given in", async () => {
+    const shards = [await shard(3, 3), await shard(1, 3), await shard(2, 3)];
+    expect(stableContent(mergeResults(shards))).toBe(stableContent(unsharded));
+  });
+
+  it("refuses shards that do not cover the grid, naming the first shard", async () => {
+    const first = await shard(1, 2);
+    const { message } = userError(() => mergeResults([first]));
+    expect(message).toBe(`${first.file}: the shards hold ${first.results.trials.length} of the experiment's ${unsharded.trials.length} trials; is a shard missing?`);
+    expect(() => mergeResults([first, first])).toThrow(/is a shard missing\?$/);
+  });
+
+  it("refuses a shard of another version of the experiment", async () => {
+    const [first, second] = [await shard(1, 2), await shard(2, 2)];
+    const edited = { file: second.file, results: { ...second.results, manifest: { ...second.results.manifest, experimentHash: "edited" } } };
+    expect(userError(() => mergeResults([first, edited])).message).toBe(`${second.file}: is a shard of a different experiment or version than ${first.file}`);
+    const otherSeeds = { file: second.file, results: { ...second.results, experiment: { ...second.results.experiment, seeds: [1, 2] } } };
+    expect(() => mergeResults([first, otherSeeds])).toThrow(UserError);
+  });
+});
+
+describe("mergeCommand", () => {
+  it("writes the merged results to --out and says what it did", async () => {
+    const [first, second] = [await shard(1, 2), await shard(2, 2)];
+    const out = temp.path("merged/tiny.json");
+    const log: string[] = [];
+    await mergeCommand({ shards: [first.file, second.file], out }, (line) => log.push(line));
+    expect(log).toEqual([`tiny: merged 2 shards (${unsharded.trials.length} trials) into ${out}: written`]);
+    expect(stableContent(parseResults(out, readFileSync(out, "utf8")))).toBe(stableContent(unsharded));
+  });
+
+  it("names a shard file that does not exist", async () => {
+    const missing = temp.path("shards/absent.json");
+    const error = await mergeCommand({ shards: [missing], out: temp.path("never.json") }, () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).message).toBe(`${missing}: shard results file not found`);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { formatPath, loadYaml, readYaml, validate } from "../../../src/harness/files/load-yaml.js";
+import { UserError } from "../../../src/shared/errors.js";
+import { useTempDir } from "../temp-files.js";
+
+const temp = useTempDir();
+
+/** The UserError a call throws; fails the test when it throws anything else or nothing. */
+function userError(call: () => unknown): UserError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UserError);
+    return error as UserError;
+  }
+  throw new Error("expected a UserError");
+}
+
+describe("formatPath", () => {
+  it("writes a path inside a file as a reader would", () => {
+    expect(formatPath(["steps", 3, "ask", "expect", 0])).toBe("steps[3].ask.expect[0]");
+    expect(formatPath(["seeds"])).toBe("seeds");
+    expect(formatPath([0, "id"])).toBe("[0].id");
+    expect(formatPath([])).toBe("(top level)");
+  });
+});
+
+describe("readYaml", () => {
+  it("reads a YAML file into plain data", () => {
+    const file = temp.write("ok.yaml", "name: x\nseeds: [1, 2]\n");
+    expect(readYaml(file)).toEqual({ name: "x", seeds: [1, 2] });
+  });
+
+  it("names the file when it does not exist", () => {
+    const file = temp.path("absent.yaml");
+    const error = userError(() => readYaml(file));
+    expect(error.message).toBe(`${file}: file not found`);
+    expect(error.subject).toBe(file);
+    expect(error.exitCode).toBe(2);
+  });
+
+  it("names the file and the line of malformed YAML, on one line, with the location given once", () => {
+    const file = temp.write("broken.yaml", "name: x\nseeds: [1, 2\nablations: [full]\n");
+    const { message } = userError(() => readYaml(file));
+    expect(message).toMatch(new RegExp(`^${escape(file)}: malformed YAML at line 3, column 1: \\S`));
+    expect(message).not.toContain("\n");
+    expect(message.match(/at line/g)).toHaveLength(1);
+    expect(message).not.toMatch(/:$/);
+  });
+
+  it("refuses a key given twice instead of keeping the last one silently", () => {
+    const file = temp.write("twice.yaml", "name: a\nname: b\n");
+    expect(userError(() => readYaml(file)).message).toBe(`${file}: malformed YAML at line 2, column 1: Map keys must be unique`);
+  });
+});
+
+describe("validate", () => {
+  const schema = z.object({ name: z.string(), seeds: z.array(z.number()), options: z.object({ fast: z.boolean() }).strict() }).strict();
+
+  it("returns the parsed data when it is valid", () => {
+    expect(validate("f.yaml", schema, { name: "a", seeds: [1], options: { fast: true } })).toEqual({ name: "a", seeds: [1], options: { fast: true } });
+  });
+
+  it("reports the first issue with its path, and how many more there are", () => {
+    const { message } = userError(() => validate("f.yaml", schema, { name: 3, seeds: "five", options: { fast: true } }));
+    expect(message).toMatch(/^f\.yaml: at name: .*expected string, received number \(and 1 more\)$/);
+  });
+
+  it("names an unknown key as such", () => {
+    const { message } = userError(() => validate("f.yaml", schema, { name: "a", seeds: [], options: { fast: true, fasst: false } }));
+    expect(message).toBe('f.yaml: at options: unknown key "fasst"');
+  });
+
+  it("explains a union's failure by its closest branch, not as a bare 'invalid input'", () => {
+    const union = z.object({ entry: z.union([z.string(), z.object({ name: z.string() }).strict()]) });
+    const { message } = userError(() => validate("f.yaml", union, { entry: { name: 5 } }));
+    expect(message).toMatch(/^f\.yaml: at entry: name: .*expected string, received number$/);
+  });
+});
+
+describe("loadYaml", () => {
+  it("reads and validates in one step", () => {
+    const file = temp.write("typed.yaml", "count: many\n");
+    expect(userError(() => loadYaml(file, z.object({ count: z.number() }))).message).toMatch(
+      new RegExp(`^${escape(file)}: at count: .*expected number, received string$`),
+    );
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,65 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Trial } from "../../../src/harness/results/types.js";
+import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
+import { useTempDir } from "../temp-files.js";
+
+const temp = useTempDir();
+
+const trial = (seed: number, tokens = 10): Trial => ({
+  scenario: "scenario",
+  ablation: "full",
+  seed,
+  asks: [{ ask: "q", ranks: [1, null], coverage: 0.5, leaked: [], tokens }],
+});
+
+describe("Journal", () => {
+  it("is empty before anything is written, and creates its folder on the first append", () => {
+    const journal = new Journal(temp.path("fresh/deep/run.ndjson"));
+    expect(journal.load().size).toBe(0);
+    journal.append(trial(1));
+    expect(readFileSync(journal.file, "utf8")).toBe(`${JSON.stringify(trial(1))}\n`);
+  });
+
+  it("gives back every appended trial by its key, the last one winning", () => {
+    const journal = new Journal(temp.path("keys.ndjson"));
+    journal.append(trial(1));
+    journal.append(trial(2));
+    journal.append(trial(1, 99));
+    const done = journal.load();
+    expect([...done.keys()]).toEqual([trialKey(trial(1)), trialKey(trial(2))]);
+    expect(done.get(trialKey(trial(1)))).toEqual(trial(1, 99));
+  });
+
+  it("keys trials by scenario, ablation and seed", () => {
+    expect(trialKey({ scenario: "a", ablation: "b", seed: 3 })).not.toBe(trialKey({ scenario: "a", ablation: "b", seed: 4 }));
+    expect(trialKey({ scenario: "a-b", ablation: "c", seed: 1 })).not.toBe(trialKey({ scenario: "a", ablation: "b-c", seed: 1 }));
+  });
+
+  it("ignores a torn last line left by a kill, and the trial after it lands on a line of its own", () => {
+    const journal = new Journal(temp.path("torn.ndjson"));
+    journal.append(trial(1));
+    appendFileSync(journal.file, JSON.stringify(trial(2)).slice(0, 25));
+    expect([...journal.load().keys()]).toEqual([trialKey(trial(1))]);
+
+    // The resumed run appends; a second interruption must not lose what it wrote.
+    journal.append(trial(3));
+    expect([...new Journal(journal.file).load().keys()]).toEqual([trialKey(trial(1)), trialKey(trial(3))]);
+  });
+
+  it("keeps a last line that is whole but lacks its newline", () => {
+    const journal = new Journal(temp.path("unterminated.ndjson"));
+    writeFileSync(journal.file, JSON.stringify(trial(1)));
+    expect(journal.load().size).toBe(1);
+    journal.append(trial(2));
+    expect(journal.load().size).toBe(2);
+  });
+
+  it("is removed when the run completes, and removing twice is harmless", () => {
+    const journal = new Journal(temp.path("done.ndjson"));
+    journal.append(trial(1));
+    journal.remove();
+    expect(existsSync(journal.file)).toBe(false);
+    expect(() => journal.remove()).not.toThrow();
+  });
+});

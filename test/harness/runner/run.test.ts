@@ -1,0 +1,120 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
+import { serialiseResults } from "../../../src/harness/results/io.js";
+import type { Trial } from "../../../src/harness/results/types.js";
+import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
+import { runTrials, shardOf, trialInputs } from "../../../src/harness/runner/run.js";
+import { useTempDir } from "../temp-files.js";
+import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
+
+const temp = useTempDir();
+let experiment: Experiment;
+let reference: string;
+
+beforeAll(async () => {
+  experiment = loadExperiment(writeTinyExperiment(temp));
+  reference = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+});
+
+describe("trialInputs", () => {
+  it("lists every (scenario, ablation, seed) once: scenarios by name, ablations baseline first, seeds as written", () => {
+    const keys = trialInputs(experiment).map((i) => `${i.scenario.name}/${i.ablation}/${i.seed}`);
+    const expected = ["per-kind-demo", "stream-example", "write-back-yesterday"].flatMap((s) =>
+      ["full", "pooled"].flatMap((a) => [1, 2, 3].map((seed) => `${s}/${a}/${seed}`)),
+    );
+    expect(keys).toEqual(expected);
+  });
+
+  it("hands each trial its ablation's policy and the experiment's variation", () => {
+    for (const input of trialInputs(experiment)) {
+      expect(input.policy).toBe(experiment.ablations.find((a) => a.name === input.ablation)!.policy);
+      expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 });
+    }
+  });
+});
+
+describe("runTrials", () => {
+  it("gives byte-identical results when run twice", async () => {
+    const again = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+    expect(again).toBe(reference);
+  });
+
+  it("gives byte-identical results with two worker processes as with one", async () => {
+    const parallel = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 2 })));
+    expect(parallel).toBe(reference);
+  });
+
+  it("reports progress from 0 to the number of trials", async () => {
+    const calls: [number, number][] = [];
+    await runTrials(experiment, { workers: 1, onProgress: (done, total) => calls.push([done, total]) });
+    const total = trialInputs(experiment).length;
+    expect(calls[0]).toEqual([0, total]);
+    expect(calls.at(-1)).toEqual([total, total]);
+    expect(calls.map(([done]) => done)).toEqual(Array.from({ length: total + 1 }, (_, i) => i));
+  });
+
+  describe("shards", () => {
+    it("split the grid into disjoint parts that together hold every trial", () => {
+      const all = trialInputs(experiment);
+      const parts = [1, 2, 3].map((index) => shardOf(all, { index, count: 3 }));
+      expect(parts.flat()).toHaveLength(all.length);
+      expect(new Set(parts.flat()).size).toBe(all.length);
+      // Every count-th trial, so each shard gets a share of every scenario.
+      expect(parts[0]).toEqual(all.filter((_, i) => i % 3 === 0));
+      expect(shardOf(all, undefined)).toBe(all);
+    });
+
+    it("run only their own trials, each the same as in the whole run", async () => {
+      const whole = await runTrials(experiment, { workers: 1 });
+      const second = await runTrials(experiment, { workers: 1, shard: { index: 2, count: 2 } });
+      expect(second).toEqual(whole.filter((_, i) => i % 2 === 1));
+    });
+  });
+
+  describe("with a journal", () => {
+    const journalFile = (dir: string) => `${dir}/${experiment.spec.name}-${experiment.hash.slice(0, 16)}.ndjson`;
+
+    it("keeps completed trials when a run is interrupted, and a re-run finishes only what is missing", async () => {
+      const dir = temp.path("journal-interrupted");
+      const interrupted = runTrials(experiment, {
+        workers: 1,
+        journalDir: dir,
+        onProgress: (done) => {
+          if (done === 5) throw new Error("interrupted");
+        },
+      });
+      await expect(interrupted).rejects.toThrow("interrupted");
+      const kept = readFileSync(journalFile(dir), "utf8").trim().split("\n");
+      expect(kept).toHaveLength(5);
+
+      const progress: number[] = [];
+      const resumed = await runTrials(experiment, { workers: 1, journalDir: dir, onProgress: (done) => progress.push(done) });
+      expect(progress[0]).toBe(5);
+      expect(serialiseResults(resultsOf(experiment, resumed))).toBe(reference);
+      // A finished run leaves no journal behind.
+      expect(existsSync(journalFile(dir))).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+
+    it("takes journalled trials as they are, without running them again", async () => {
+      const dir = temp.path("journal-planted");
+      const first = trialInputs(experiment)[0];
+      const planted: Trial = { scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] };
+      new Journal(journalFile(dir)).append(planted);
+      const trials = await runTrials(experiment, { workers: 1, journalDir: dir });
+      expect(trials[0]).toEqual(planted);
+      expect(trials.slice(1).every((t) => t.asks.length > 0)).toBe(true);
+    });
+
+    it("ignores the journal of another version of the experiment", async () => {
+      const dir = temp.path("journal-other-version");
+      const first = trialInputs(experiment)[0];
+      const stale = new Journal(`${dir}/${experiment.spec.name}-${"0".repeat(16)}.ndjson`);
+      stale.append({ scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] });
+      const trials = await runTrials(experiment, { workers: 1, journalDir: dir });
+      expect(serialiseResults(resultsOf(experiment, trials))).toBe(reference);
+      expect(stale.load().has(trialKey(trials[0]))).toBe(true);
+    });
+  });
+});
