@@ -31,6 +31,11 @@ export interface SummariseOptions {
   bootstrapResamples?: number;
   /** Resamples of the sign-flip tests (versus baseline and for the letters). */
   testResamples?: number;
+  /**
+   * Only the "all" group, without letters: what the per-scenario views need (comparisons with
+   * the baseline), at a fraction of the cost for a benchmark with categories and many scenarios.
+   */
+  headlineOnly?: boolean;
 }
 
 /**
@@ -65,7 +70,7 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
   }
   const metrics = metricNames(experiment.k);
   const aligned = alignResults(results, options.scenario);
-  const groups = groupsOf(aligned.keys);
+  const groups = options.headlineOnly ? [ALL_GROUP] : groupsOf(aligned.keys);
 
   const rows: MetricSummary[] = [];
   for (const group of groups) {
@@ -76,10 +81,12 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
       const values = new Map(
         ablations.map((a) => [a, valuesOf(aligned.byAblation.get(a)!, indices, metric)] as const),
       );
-      const letters = letter(ablations, values, metric, {
-        seed: root.fork(`letters\u0000${metric}\u0000${group}`),
-        resamples: Math.min(testResamples, LETTER_RESAMPLES),
-      });
+      const letters = options.headlineOnly
+        ? ablations.map(() => ({ letter: "", beats: [] as string[] }))
+        : letter(ablations, values, metric, {
+            seed: root.fork(`letters\u0000${metric}\u0000${group}`),
+            resamples: Math.min(testResamples, LETTER_RESAMPLES),
+          });
       const baselineValues = values.get(experiment.baseline)!;
       ablations.forEach((ablation, a) => {
         const own = values.get(ablation)!;

@@ -88,21 +88,31 @@ function scoreAsk(
   stale: Set<string>,
 ): AskResult {
   const kept = block.sections.flatMap((s) => s.kept);
-  const ranked = block.sections.flatMap((s) => s.ranked.map((r) => ({ ...r, section: s.name })));
-  const matches = (memoryId: string, source: string | null, gold: string) =>
-    memoryId === gold || (input.matchSource && source === gold);
-
-  const golds = ask.expect.map((gold) => {
-    let best: (RankedMemory & { section: string }) | undefined;
-    for (const r of ranked) {
-      if (matches(r.id, r.source ?? null, gold) && (best === undefined || r.rank < best.rank)) best = r;
-    }
-    return { gold, best };
-  });
   const keptSet = new Set(kept);
-  const keptSources = new Set(ranked.filter((r) => keptSet.has(r.id) && r.source).map((r) => r.source as string));
+  // What each ranked memory stands for: itself, and with matchSource the turns it came from.
+  const standsFor = (r: RankedMemory): string[] =>
+    input.matchSource && r.source ? [r.id, ...r.source.split(",")] : [r.id];
+
+  // One pass over every section's ordering, keeping each gold id's best place.
+  const best = new Map<string, { memory: RankedMemory; section: string }>();
+  const wanted = new Set(ask.expect);
+  const reachedIds = new Set<string>();
+  for (const section of block.sections) {
+    for (const memory of section.ranked) {
+      for (const id of standsFor(memory)) {
+        if (keptSet.has(memory.id)) reachedIds.add(id);
+        if (!wanted.has(id)) continue;
+        const current = best.get(id);
+        if (current === undefined || memory.rank < current.memory.rank) best.set(id, { memory, section: section.name });
+      }
+    }
+  }
+  const golds = ask.expect.map((gold) => {
+    const found = best.get(gold);
+    return { gold, best: found && { ...found.memory, section: found.section } };
+  });
   const required = ask.required ?? ask.expect;
-  const reached = required.filter((id) => keptSet.has(id) || (input.matchSource && keptSources.has(id)));
+  const reached = required.filter((id) => keptSet.has(id) || reachedIds.has(id));
 
   const result: AskResult = {
     ask: ask.id,

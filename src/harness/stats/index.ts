@@ -34,7 +34,7 @@ export {
   type SignFlipResult,
 } from "./sign-flip.js";
 export { holm } from "./holm.js";
-export { LARGE_SAMPLE, normalMeanInterval, normalSignFlipP } from "./large-sample.js";
+export { exactSignTestP, LARGE_SAMPLE, normalMeanInterval, normalSignFlipP } from "./large-sample.js";
 export { compareToBaseline, TIE_TOLERANCE, type CompareOptions, type Comparison } from "./compare.js";
 export {
   letterFor,

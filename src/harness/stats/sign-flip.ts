@@ -1,4 +1,4 @@
-import { LARGE_SAMPLE, normalSignFlipP } from "./large-sample.js";
+import { exactSignTestP, LARGE_SAMPLE, normalSignFlipP } from "./large-sample.js";
 import { toRng, type Seed } from "./rng.js";
 import { assertFiniteValues, assertPositiveInteger } from "./validate.js";
 
@@ -37,7 +37,8 @@ export interface SignFlipResult {
  * The p-value counts the observed assignment as one of the draws, (b + 1) / (resamples + 1),
  * which keeps the test valid (never anti-conservative) and never reports p = 0.
  * No differences, or all-zero differences, give p = 1: there is no evidence of any effect.
- * Above LARGE_SAMPLE non-zero differences the test's normal limit is used instead.
+ * When all non-zero differences have one size (0/1 metrics) the test's exact binomial form is
+ * used; otherwise, above LARGE_SAMPLE non-zero differences, its normal limit.
  */
 export function signFlipTest(diffs: readonly number[], options: SignFlipOptions): SignFlipResult {
   const { resamples = 10_000 } = options;
@@ -63,6 +64,11 @@ export function signFlipTest(diffs: readonly number[], options: SignFlipOptions)
   // Flipping a zero difference changes nothing, so only the non-zero ones are resampled: the
   // same null distribution, far less work when most pairs tie (as they do between ablations).
   const moving = Float64Array.from(diffs.filter((d) => d !== 0));
+  const size = Math.abs(moving[0]);
+  if (moving.every((d) => Math.abs(Math.abs(d) - size) <= 1e-12 * size)) {
+    const k = Math.round(Math.abs(sum) / size);
+    return { meanDiff, p: exactSignTestP(moving.length, k, resamples), n };
+  }
   if (moving.length > LARGE_SAMPLE) {
     let sumOfSquares = 0;
     for (const d of moving) sumOfSquares += d * d;

@@ -23,6 +23,7 @@ describe("toScenarios", () => {
     });
     expect(a).toEqual({
       name: "locomo-conv-a",
+      targets: [],
       description: expect.stringContaining("LoCoMo conversation conv-a between Ann and Bob"),
       scope: "conv-a",
       start: T1,
