@@ -2,6 +2,7 @@ import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
 import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
 import { designedFailuresSection } from "./markdown/designed-failures.js";
+import { locomoSection } from "./markdown/locomo.js";
 import { registerExperimentSection } from "./markdown/section-providers.js";
 import { chartsReporter } from "./charts/index.js";
 import { htmlReporter } from "./html/index.js";
@@ -19,6 +20,7 @@ export {
 } from "./markdown/section-providers.js";
 
 registerExperimentSection(designedFailuresSection);
+registerExperimentSection(locomoSection);
 
 export interface ReporterOptions {
   /**
