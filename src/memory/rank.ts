@@ -17,6 +17,26 @@ export interface Candidates {
   total: Float64Array;
 }
 
+/** The entries of `c` at `positions`, in that order. */
+export function pickCandidates(c: Candidates, positions: readonly number[]): Candidates {
+  const n = positions.length;
+  const out: Candidates = {
+    slots: new Int32Array(n),
+    rel: new Float64Array(n),
+    rec: new Float64Array(n),
+    imp: new Float64Array(n),
+    total: new Float64Array(n),
+  };
+  positions.forEach((p, i) => {
+    out.slots[i] = c.slots[p];
+    out.rel[i] = c.rel[p];
+    out.rec[i] = c.rec[p];
+    out.imp[i] = c.imp[p];
+    out.total[i] = c.total[p];
+  });
+  return out;
+}
+
 /**
  * Candidates of one section: current memories of `kind` (any kind when null), restricted to
  * relevance > 0 when the rule asks for it.

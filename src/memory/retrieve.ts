@@ -9,7 +9,8 @@ import {
   RELEVANCE_BACKENDS,
   type RelevanceScores,
 } from "./relevance/index.js";
-import { type Candidates, precedence, scoreCandidates, topByPrecedence } from "./rank.js";
+import { type Candidates, pickCandidates, precedence, scoreCandidates, topByPrecedence } from "./rank.js";
+import { BoundedSection, canRankBounded } from "./rank-bounded.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
 import {
@@ -53,8 +54,14 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
     if (index === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const kind = name === "pooled" ? null : KIND_CODE[name];
-    const candidates = scoreCandidates(index, kind, rule, config, relevanceFor(config), now);
-    return buildSection(index, name, rule, candidates, request.rankDepth);
+    const relevance = relevanceFor(config);
+    // A prefix is enough when rankDepth is set: rank it in one bounded pass instead of scoring,
+    // storing and ordering every candidate. Both give the same sections.
+    const ranking: SectionRanking =
+      request.rankDepth !== undefined && canRankBounded(config)
+        ? new BoundedSection(index, kind, rule, config, relevance, now, initialDepth(rule, request.rankDepth))
+        : fullRanking(index, scoreCandidates(index, kind, rule, config, relevance, now), rule.order);
+    return buildSection(index, name, rule, ranking, request.rankDepth);
   });
 
   if (policy.touch && index !== undefined) {
@@ -69,46 +76,70 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   };
 }
 
+/** A section's candidates, ordered on demand to any depth. */
+interface SectionRanking {
+  count: number;
+  /** The cheapest candidate's token cost. */
+  minCost: number;
+  /** The first min(depth, count) candidates in section order. */
+  top(depth: number): Candidates;
+}
+
+function fullRanking(index: ScopeIndex, candidates: Candidates, order: SectionRule["order"]): SectionRanking {
+  const precedes = precedence(index, candidates, order);
+  let minCost = Number.POSITIVE_INFINITY;
+  for (const slot of candidates.slots) minCost = Math.min(minCost, index.tokens[slot]);
+  const count = candidates.slots.length;
+  return {
+    count,
+    minCost,
+    top: (depth) => pickCandidates(candidates, topByPrecedence(count, depth, precedes)),
+  };
+}
+
+/** How deep a section is ordered before fitting, when only a prefix is asked for. */
+function initialDepth(rule: SectionRule, rankDepth: number): number {
+  return Math.max(rankDepth, rule.limit, 1);
+}
+
 function buildSection(
   index: ScopeIndex,
   name: SectionName,
   rule: SectionRule,
-  candidates: Candidates,
+  ranking: SectionRanking,
   rankDepth: number | undefined,
 ): { section: Section; lines: string[] } {
-  const count = candidates.slots.length;
-  const precedes = precedence(index, candidates, rule.order);
-  const tokensOf = (order: number[]) => (p: number) => index.tokens[candidates.slots[order[p]]];
-  let minCost = Number.POSITIVE_INFINITY;
-  for (const slot of candidates.slots) minCost = Math.min(minCost, index.tokens[slot]);
+  const { count, minCost } = ranking;
+  const tokensOf = (order: Candidates) => (p: number) => index.tokens[order.slots[p]];
   // Order only as deep as fitting needs; deepen when `skip` walks past the prefix.
-  let depth = rankDepth === undefined ? count : Math.max(rankDepth, rule.limit, 1);
-  let order = topByPrecedence(count, depth, precedes);
-  let fit = fitSection(order.length, tokensOf(order), rule, minCost);
-  while (!fit.complete && order.length < count) {
+  let depth = rankDepth === undefined ? count : initialDepth(rule, rankDepth);
+  let order = ranking.top(depth);
+  let fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
+  while (!fit.complete && order.slots.length < count) {
     depth *= 4;
-    order = topByPrecedence(count, depth, precedes);
-    fit = fitSection(order.length, tokensOf(order), rule, minCost);
+    order = ranking.top(depth);
+    fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
   }
   const reported = rankDepth === undefined ? count : Math.max(rankDepth, fit.examined);
-  const ranked: RankedMemory[] = order.slice(0, reported).map((c, i) => {
-    const slot = candidates.slots[c];
-    return {
+  const ranked: RankedMemory[] = [];
+  for (let i = 0; i < Math.min(reported, order.slots.length); i++) {
+    const slot = order.slots[i];
+    ranked.push({
       id: index.ids[slot],
       kind: KINDS[index.kind[slot]],
       source: index.sources[slot],
       rank: i + 1,
       tokens: index.tokens[slot],
-      rel: candidates.rel[c],
-      rec: candidates.rec[c],
-      imp: candidates.imp[c],
-      total: candidates.total[c],
-    };
-  });
+      rel: order.rel[i],
+      rec: order.rec[i],
+      imp: order.imp[i],
+      total: order.total[i],
+    });
+  }
   const keptPositions = new Set(fit.kept);
   const kept = fit.kept.map((p) => ranked[p].id);
   const dropped = ranked.filter((_, p) => !keptPositions.has(p)).map((r) => r.id);
-  const lines = fit.kept.map((p) => index.line(candidates.slots[order[p]]));
+  const lines = fit.kept.map((p) => index.line(order.slots[p]));
   return {
     section: { name, ranked, kept, dropped, tokensUsed: fit.tokensUsed, quota: rule.quota },
     lines,

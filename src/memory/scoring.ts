@@ -2,6 +2,7 @@
  * The three retrieval signals and their combination: pure functions with the exact contract of
  * the Generative Agents memory stream. Nothing here touches a store or a clock.
  */
+import { dotLanes } from "./vector/lanes.js";
 
 export const DEFAULT_DECAY_RATE = 0.995;
 export const HOUR_MS = 3_600_000;
@@ -33,14 +34,11 @@ export function relevanceScore(queryVec: ArrayLike<number>, memoryVec: ArrayLike
       `relevanceScore: vectors differ in length (${queryVec.length} vs ${memoryVec.length})`,
     );
   }
-  let dot = 0;
-  let qq = 0;
-  let mm = 0;
-  for (let i = 0; i < queryVec.length; i++) {
-    dot += queryVec[i] * memoryVec[i];
-    qq += queryVec[i] * queryVec[i];
-    mm += memoryVec[i] * memoryVec[i];
-  }
+  // Summed in eight lanes (see dotLanes): the in-memory index and its SIMD kernel sum the same way.
+  const n = queryVec.length;
+  const dot = dotLanes(queryVec, 0, memoryVec, 0, n);
+  const qq = dotLanes(queryVec, 0, queryVec, 0, n);
+  const mm = dotLanes(memoryVec, 0, memoryVec, 0, n);
   if (qq === 0 || mm === 0) return 0;
   return dot / (Math.sqrt(qq) * Math.sqrt(mm));
 }

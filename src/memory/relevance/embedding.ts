@@ -4,6 +4,7 @@
  * another model than a current memory's is an error, never a silent mismatch. A memory without
  * an embedding has relevance 0.
  */
+import { dotLanes } from "../vector/lanes.js";
 import type { RelevanceInput, RelevanceScores } from "./index.js";
 
 export function embeddingRelevance({ index, query, now }: RelevanceInput): RelevanceScores {
@@ -18,10 +19,9 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
     );
   }
   const modelCode = index.models.indexOf(model);
-  let queryNormSquared = 0;
-  for (let i = 0; i < vector.length; i++) queryNormSquared += vector[i] * vector[i];
-  const queryNorm = Math.sqrt(queryNormSquared);
-  const dim = index.dim;
+  const queryNorm = Math.sqrt(dotLanes(vector, 0, vector, 0, vector.length));
+  // Every slot's product in one bulk pass (SIMD on large scopes); most slots are current.
+  const dots = index.vectors === null || queryNorm === 0 ? null : index.vectors.dots(vector, index.size);
   for (let slot = 0; slot < index.size; slot++) {
     const code = index.embeddingModel[slot];
     if (code === -1 || !index.isCurrent(slot, now)) continue;
@@ -32,11 +32,8 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
       );
     }
     const norm = index.embeddingNorm[slot];
-    if (queryNorm === 0 || norm === 0) continue;
-    let dot = 0;
-    const base = slot * dim;
-    for (let i = 0; i < dim; i++) dot += vector[i] * index.embeddings[base + i];
-    values[slot] = dot / (queryNorm * norm);
+    if (dots === null || norm === 0) continue;
+    values[slot] = dots[slot] / (queryNorm * norm);
   }
   return { values, matched: null, scaleToCandidates: false };
 }

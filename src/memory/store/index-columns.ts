@@ -6,6 +6,7 @@
 import { renderLine } from "../escape.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
 import { STOPWORDS, tokenizeWords } from "../words.js";
+import { VectorColumn } from "../vector/vector-column.js";
 import { Postings } from "./postings.js";
 
 export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
@@ -40,9 +41,12 @@ export class ScopeIndex {
   /** Index into `models`, or NO_MODEL when the memory has no embedding. */
   embeddingModel = new Int32Array(this.capacity).fill(NO_MODEL);
   embeddingNorm = new Float64Array(this.capacity);
-  embeddings = new Float32Array(0);
-  dim = 0;
+  /** All embeddings, slot × dim; null until the first one arrives (which fixes dim). */
+  vectors: VectorColumn | null = null;
   readonly models: string[] = [];
+
+  /** Slots of each kind in insertion order, so a per-kind section never visits other kinds. */
+  readonly kindSlots: KindSlots[] = KINDS.map(() => new KindSlots());
 
   readonly postings = new Postings();
 
@@ -67,6 +71,7 @@ export class ScopeIndex {
     this.importance[slot] = memory.importance;
     this.expiresAt[slot] = memory.expiresAt ?? Number.POSITIVE_INFINITY;
     this.kind[slot] = KIND_CODE[memory.kind];
+    this.kindSlots[KIND_CODE[memory.kind]].push(slot);
     this.current[slot] = current ? 1 : 0;
     this.tokens[slot] = memory.tokens;
 
@@ -106,6 +111,16 @@ export class ScopeIndex {
     return { count, words };
   }
 
+  /** Embedding dimension of this scope; 0 until a memory with an embedding is added. */
+  get dim(): number {
+    return this.vectors?.dim ?? 0;
+  }
+
+  /** The embeddings, slot × dim (empty when there are none). */
+  get embeddings(): Float32Array {
+    return this.vectors?.data ?? new Float32Array(0);
+  }
+
   /** Line of `slot` as rendered in a block. */
   line(slot: number): string {
     return renderLine(this.texts[slot]);
@@ -119,19 +134,17 @@ export class ScopeIndex {
 
   private setEmbedding(slot: number, memory: Memory): void {
     const vector = memory.embedding as Float32Array;
-    if (this.dim === 0) {
-      this.dim = vector.length;
-      this.embeddings = new Float32Array(this.capacity * this.dim);
-    } else if (vector.length !== this.dim) {
+    if (this.vectors === null) {
+      this.vectors = new VectorColumn(vector.length, this.capacity);
+    } else if (vector.length !== this.vectors.dim) {
       throw new Error(
         `memory ${memory.id}: embedding has ${vector.length} dimensions but scope ` +
-          `"${this.scope}" stores ${this.dim}-dimensional embeddings`,
+          `"${this.scope}" stores ${this.vectors.dim}-dimensional embeddings`,
       );
     }
-    this.embeddings.set(vector, slot * this.dim);
-    let norm = 0;
-    for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
-    this.embeddingNorm[slot] = Math.sqrt(norm);
+    this.vectors.set(slot, vector);
+    // The norm is summed in the same lanes as every dot product, so cosines match relevanceScore.
+    this.embeddingNorm[slot] = Math.sqrt(this.vectors.squaredNorm(slot));
     // A vector without a recorded model matches no query model, so using it is an error.
     const model = memory.embeddingModel ?? "(unrecorded model)";
     let code = this.models.indexOf(model);
@@ -165,11 +178,22 @@ export class ScopeIndex {
     const model = new Int32Array(capacity).fill(NO_MODEL);
     model.set(this.embeddingModel);
     this.embeddingModel = model;
-    if (this.dim > 0) {
-      const embeddings = new Float32Array(capacity * this.dim);
-      embeddings.set(this.embeddings);
-      this.embeddings = embeddings;
-    }
+    this.vectors?.grow(capacity);
     this.capacity = capacity;
+  }
+}
+
+/** An append-only list of slots that grows by doubling. */
+export class KindSlots {
+  slots = new Int32Array(16);
+  length = 0;
+
+  push(slot: number): void {
+    if (this.length === this.slots.length) {
+      const next = new Int32Array(this.length * 2);
+      next.set(this.slots);
+      this.slots = next;
+    }
+    this.slots[this.length++] = slot;
   }
 }

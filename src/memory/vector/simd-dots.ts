@@ -1,0 +1,128 @@
+/**
+ * A WebAssembly SIMD kernel for many dot products against one query, assembled here from its
+ * opcodes (a few hundred bytes; no toolchain needed at build or run time). It computes exactly
+ * `dotLanes` (lanes.ts): float32 memory values are widened to float64, multiplied by the float64
+ * query and summed in eight lanes held in four f64x2 accumulators, so its results equal the
+ * plain-JS path bit for bit, only faster.
+ *
+ * Export `dots(vectors, dim, count, query, out)`, all byte offsets into the imported memory:
+ * `count` float32 vectors of `dim` at `vectors`, a float64 query of `dim` at `query` (16-byte
+ * aligned), and `count` float64 results written at `out`.
+ */
+
+import { F64, I32, name, section, simd, sleb, uleb, V128, vec, WASM_HEADER } from "./wasm-encoding.js";
+
+// Locals: the five parameters, then scratch.
+const [VECTORS, DIM, COUNT, QUERY, OUT] = [0, 1, 2, 3, 4];
+const [S, BASE, P, Q, I, END8, REST, STRIDE] = [5, 6, 7, 8, 9, 10, 11, 12];
+const ACC = [13, 14, 15, 16];
+const LANE = [17, 18, 19, 20, 21, 22, 23, 24];
+
+const get = (l: number) => [0x20, ...uleb(l)];
+const set = (l: number) => [0x21, ...uleb(l)];
+const i32 = (n: number) => [0x41, ...sleb(n)];
+const memarg = (align: number, offset: number) => [...uleb(align), ...uleb(offset)];
+const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_LT_U, I32_GE_U, I32_GT_U, I32_SHL] = [0x6a, 0x6b, 0x6c, 0x71, 0x49, 0x4f, 0x4b, 0x74];
+const [F64_ADD, F64_MUL, F32_LOAD, F64_LOAD, F64_STORE, F64_PROMOTE_F32] = [0xa0, 0xa2, 0x2a, 0x2b, 0x39, 0xbb];
+const [BLOCK, LOOP, IF, END, BR, BR_IF, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x40];
+const V128_LOAD = 0x00;
+const V128_CONST = 0x0c;
+const F64X2_EXTRACT_LANE = 0x21;
+const V128_LOAD64_ZERO = 0x5d;
+const F64X2_PROMOTE_LOW_F32X4 = 0x5f;
+const F64X2_ADD = 0xf0;
+const F64X2_MUL = 0xf2;
+
+function body(): number[] {
+  const code: number[] = [];
+  const emit = (...parts: number[][]) => {
+    for (const part of parts) code.push(...part);
+  };
+  // end8 = dim & ~7; rest = dim - end8; stride = dim * 4; base = vectors; s = 0
+  emit(get(DIM), i32(-8), [I32_AND], set(END8));
+  emit(get(DIM), get(END8), [I32_SUB], set(REST));
+  emit(get(DIM), i32(4), [I32_MUL], set(STRIDE));
+  emit(get(VECTORS), set(BASE), i32(0), set(S));
+  emit([BLOCK, VOID, LOOP, VOID]); // per vector
+  emit(get(S), get(COUNT), [I32_GE_U, BR_IF, 1]);
+  for (const acc of ACC) emit(simd(V128_CONST, ...new Array(16).fill(0)), set(acc));
+  emit(get(BASE), set(P), get(QUERY), set(Q), i32(0), set(I));
+  // Sixteen elements per turn while they last, then one turn of eight: fewer loop branches.
+  const step = (at: number) =>
+    ACC.forEach((acc, k) => {
+      // acc += promote(two float32 at p + 4·at + 8k) · (two float64 at q + 8·at + 16k)
+      emit(get(acc), get(P), simd(V128_LOAD64_ZERO, ...memarg(3, 4 * at + 8 * k)), simd(F64X2_PROMOTE_LOW_F32X4));
+      emit(get(Q), simd(V128_LOAD, ...memarg(4, 8 * at + 16 * k)), simd(F64X2_MUL), simd(F64X2_ADD), set(acc));
+    });
+  const advance = (elements: number) => {
+    emit(get(P), i32(4 * elements), [I32_ADD], set(P), get(Q), i32(8 * elements), [I32_ADD], set(Q));
+    emit(get(I), i32(elements), [I32_ADD], set(I));
+  };
+  emit([BLOCK, VOID, LOOP, VOID]);
+  emit(get(I), i32(16), [I32_ADD], get(END8), [I32_GT_U, BR_IF, 1]);
+  step(0);
+  step(8);
+  advance(16);
+  emit([BR, 0, END, END]);
+  emit(get(I), get(END8), [I32_LT_U, IF, VOID]);
+  step(0);
+  advance(8);
+  emit([END]);
+  ACC.forEach((acc, k) => {
+    emit(get(acc), simd(F64X2_EXTRACT_LANE, 0), set(LANE[2 * k]));
+    emit(get(acc), simd(F64X2_EXTRACT_LANE, 1), set(LANE[2 * k + 1]));
+  });
+  // The tail (dim mod 8 elements) goes to lanes 0…6, as in dotLanes.
+  for (let j = 0; j < 7; j++) {
+    emit(get(REST), i32(j), [I32_GT_U, IF, VOID]);
+    emit(get(LANE[j]), get(P), [F32_LOAD], memarg(2, 4 * j), [F64_PROMOTE_F32]);
+    emit(get(Q), [F64_LOAD], memarg(3, 8 * j), [F64_MUL, F64_ADD], set(LANE[j]), [END]);
+  }
+  // out[s] = ((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 + l7))
+  emit(get(OUT), get(S), i32(3), [I32_SHL, I32_ADD]);
+  emit(get(LANE[0]), get(LANE[2]), [F64_ADD], get(LANE[4]), get(LANE[6]), [F64_ADD, F64_ADD]);
+  emit(get(LANE[1]), get(LANE[3]), [F64_ADD], get(LANE[5]), get(LANE[7]), [F64_ADD, F64_ADD]);
+  emit([F64_ADD, F64_STORE], memarg(3, 0));
+  emit(get(BASE), get(STRIDE), [I32_ADD], set(BASE), get(S), i32(1), [I32_ADD], set(S), [BR, 0, END, END]);
+  const locals = vec([
+    [...uleb(8), I32],
+    [...uleb(4), V128],
+    [...uleb(8), F64],
+  ]);
+  const fn = [...locals, ...code, END];
+  return [...uleb(fn.length), ...fn];
+}
+
+/** The kernel's module bytes. */
+export function simdDotsModuleBytes(): Uint8Array<ArrayBuffer> {
+  const bytes = [
+    ...WASM_HEADER,
+    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00]])),
+    ...section(2, vec([[...name("env"), ...name("memory"), 0x02, 0x00, 0x00]])),
+    ...section(3, vec([[0x00]])),
+    ...section(7, vec([[...name("dots"), 0x00, 0x00]])),
+    ...section(10, vec([body()])),
+  ];
+  return new Uint8Array(bytes);
+}
+
+export type DotsKernel = (vectors: number, dim: number, count: number, query: number, out: number) => void;
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The compiled kernel, or null where this runtime lacks WebAssembly SIMD. Compiled once. */
+function simdModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    const bytes = simdDotsModuleBytes();
+    compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  }
+  return compiled;
+}
+
+/** The kernel bound to `memory`, or null when SIMD is unavailable. */
+export function instantiateDots(memory: WebAssembly.Memory): DotsKernel | null {
+  const module = simdModule();
+  if (module === null) return null;
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  return instance.exports.dots as DotsKernel;
+}

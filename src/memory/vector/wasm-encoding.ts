@@ -1,0 +1,40 @@
+/**
+ * The few pieces of the WebAssembly binary format that hand-assembled kernels need: LEB128
+ * integers, names, sections and vectors. Enough for a one-function module, no more.
+ */
+
+export const WASM_HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+
+export const I32 = 0x7f;
+export const F64 = 0x7c;
+export const V128 = 0x7b;
+
+/** Unsigned LEB128. */
+export const uleb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+};
+/** Signed LEB128. */
+export const sleb = (n: number): number[] => {
+  const out: number[] = [];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+};
+export const name = (text: string) => [...uleb(text.length), ...new TextEncoder().encode(text)];
+export const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+export const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
+/** A SIMD instruction: the 0xfd prefix, its opcode, then its immediates. */
+export const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
