@@ -1,3 +1,4 @@
+import type { LocomoImportStats } from "../../datasets/locomo/index.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentView } from "./section-providers.js";
 import { code, formatInterval, formatSigned } from "./format.js";
@@ -25,18 +26,6 @@ const REFERENCE = {
 const REFERENCE_ABLATION = "relevance-only-bm25";
 const CATEGORY_METRICS = ["recall_any@5", "recall_any@10", "recall_all@5", "ndcg@10", "mrr"];
 
-type ImportStats = {
-  conversations: number;
-  sessions: number;
-  turns: number;
-  observations: number;
-  questionsByCategory: Record<string, number>;
-  questionsAskedByCategory: Record<string, number>;
-  questionsAsked: number;
-  questionsWithoutEvidence: number;
-  evidenceIdsDropped: number;
-  droppedExamples: string[];
-};
 
 const isLocomo = ({ results }: ExperimentView) => results.manifest.datasets.some((d) => d.name.startsWith("LoCoMo"));
 
@@ -44,7 +33,7 @@ const isLocomo = ({ results }: ExperimentView) => results.manifest.datasets.some
 export function locomoSection(_context: unknown, view: ExperimentView): string {
   if (!isLocomo(view)) return "";
   const { results, summary } = view;
-  const stats = results.experiment.importStats as ImportStats | undefined;
+  const stats = results.experiment.importStats as LocomoImportStats | undefined;
   const out: string[] = ["### LoCoMo", ""];
   if (stats) {
     const inFile = Object.values(stats.questionsByCategory).reduce((a, b) => a + b, 0);
