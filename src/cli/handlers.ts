@@ -1,9 +1,11 @@
-import { UserError } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
+import { chatCommand } from "./commands/chat.js";
+import { benchCommand } from "./commands/bench.js";
 import { checkCommand, printProblems } from "./commands/check.js";
 import { runDemo } from "./commands/demo.js";
 import { experimentCommand } from "./commands/experiment.js";
 import { mergeCommand } from "./commands/merge.js";
+import { recordCommand } from "./commands/record.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -23,13 +25,7 @@ export const handlers: Handlers = {
   async demo() {
     process.stdout.write(await runDemo());
   },
-  async chat() {
-    throw new UserError("chat is not wired yet");
-  },
-  async record() {
-    throw new UserError("record is not wired yet");
-  },
-  async bench() {
-    throw new UserError("bench is not wired yet");
-  },
+  chat: (args) => chatCommand(args),
+  record: (args) => recordCommand(args, log),
+  bench: (args) => benchCommand(args, log),
 };

@@ -1,9 +1,10 @@
 import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
 import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
+import { answersSection } from "./markdown/answers.js";
 import { designedFailuresSection } from "./markdown/designed-failures.js";
 import { locomoSection } from "./markdown/locomo.js";
-import { registerExperimentSection } from "./markdown/section-providers.js";
+import { registerEvaluationSection, registerExperimentSection } from "./markdown/section-providers.js";
 import { chartsReporter } from "./charts/index.js";
 import { htmlReporter } from "./html/index.js";
 import type { Reporter } from "./reporter.js";
@@ -21,6 +22,7 @@ export {
 
 registerExperimentSection(designedFailuresSection);
 registerExperimentSection(locomoSection);
+registerEvaluationSection(answersSection);
 
 export interface ReporterOptions {
   /**

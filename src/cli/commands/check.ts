@@ -1,3 +1,4 @@
+import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { renderReports, staleReports, writeReports } from "../../report/render.js";
@@ -34,6 +35,11 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
       log(`${name}: ${differences.length === 0 ? "matches the recorded results" : `${differences.length} difference(s)`}`);
     }
   }
+  // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+  const answers = await checkAnswers({ root });
+  problems.push(...answers);
+  log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
+
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
   const files = await renderReports(recorded, root);
   if (args.update) {

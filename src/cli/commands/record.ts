@@ -1,0 +1,65 @@
+/**
+ * `npm run record`: re-records the answer-level evaluation against a live Ollama server. Every
+ * model call is stored in the recording set, the graded answers are written to the results, and
+ * the reports are regenerated from the files on disk, as `npm run experiment` does. The server
+ * is checked first, so a stopped server fails fast with the one-line server-down message (exit 2).
+ * Paths are relative to the working folder, as for every other command.
+ */
+import { readResults } from "../../harness/results/io.js";
+import { answerPath, runAnswerEvaluation } from "../../harness/answers/run.js";
+import { writeAnswers } from "../../harness/answers/io.js";
+import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
+import { OllamaClient } from "../../model/client.js";
+import { checkServer } from "../../model/server-check.js";
+import { renderReports, writeReports } from "../../report/render.js";
+import { UserError } from "../../shared/errors.js";
+import type { RecordArgs } from "../app.js";
+import { progress } from "../progress.js";
+import type { Log } from "./experiment.js";
+import { recordedResultFiles } from "./pipeline.js";
+
+export interface RecordOptions {
+  /** The run to record; ANSWER_RUN by default (its seed count is replaced by --seeds). */
+  spec?: AnswerRunSpec;
+  env?: Record<string, string | undefined>;
+  /** Stamps each recorded call; the wall clock by default. */
+  timestamp?: () => string;
+}
+
+export async function recordCommand(args: RecordArgs, log: Log, options: RecordOptions = {}): Promise<void> {
+  if (!Number.isInteger(args.seeds) || args.seeds < 1) throw new UserError(`--seeds expects a whole number ≥ 1, got ${args.seeds}`);
+  const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs });
+  await checkServer(live, [args.model]);
+
+  const root = process.cwd();
+  const spec = { ...(options.spec ?? ANSWER_RUN), seeds: args.seeds };
+  const bar = progress("answers");
+  let outcome;
+  try {
+    outcome = await runAnswerEvaluation({
+      root,
+      spec,
+      mode: "record",
+      live,
+      model: args.model,
+      timestamp: options.timestamp ?? (() => new Date().toISOString()),
+      onTrial: (done, total) => bar.update(done, total),
+    });
+  } finally {
+    bar.stop();
+  }
+  if ("skipped" in outcome) throw new Error(`record mode was skipped: ${outcome.skipped}`);
+  const { results, droppedRecordings } = outcome;
+  writeAnswers(answerPath(root, spec.results), results);
+  const asks = results.trials.reduce((sum, t) => sum + t.asks.length, 0);
+  log(
+    `answers: ${results.trials.length} trials, ${asks} graded answers from ${args.model}; ` +
+      `${spec.recordings} holds ${results.manifest.recordings.calls} calls` +
+      `${droppedRecordings > 0 ? ` (${droppedRecordings} no longer used were dropped)` : ""}; ${spec.results} written`,
+  );
+  log(`answers: importance rated ${results.importance.rated} times, ${results.importance.fallbacks} fell back to the default`);
+
+  const recorded = recordedResultFiles().map((f) => readResults(f)!);
+  const changed = writeReports(await renderReports(recorded, root), root);
+  log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
+}

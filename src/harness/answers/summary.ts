@@ -1,0 +1,36 @@
+/**
+ * Answer accuracy per condition: the share of answer keys matched and the share of asks answered
+ * in full, each the mean over (scenario, ask, seed) with a seeded 95% bootstrap interval.
+ */
+import { bootstrapMeanCI, createRng, type MeanInterval } from "../stats/index.js";
+import type { AnswerResults } from "./schema.js";
+
+export const ANSWER_STATISTICS_SEED = 20240501;
+
+export interface ConditionAccuracy {
+  condition: string;
+  /** Mean share of keys matched per ask. */
+  keys: MeanInterval;
+  /** Share of asks with every key matched. */
+  full: MeanInterval;
+  reflections: number;
+  insights: number;
+  /** Scenarios in which reflection ran at least once. */
+  reflectedIn: string[];
+}
+
+export function answerAccuracy(results: AnswerResults, seed = ANSWER_STATISTICS_SEED): ConditionAccuracy[] {
+  const rng = createRng(seed);
+  return results.conditions.map(({ name }) => {
+    const trials = results.trials.filter((t) => t.condition === name);
+    const asks = trials.flatMap((t) => t.asks);
+    return {
+      condition: name,
+      keys: bootstrapMeanCI(asks.map((a) => a.score), { seed: rng.fork(`${name}:keys`) }),
+      full: bootstrapMeanCI(asks.map((a) => (a.allMatched ? 1 : 0)), { seed: rng.fork(`${name}:full`) }),
+      reflections: trials.reduce((sum, t) => sum + t.reflections, 0),
+      insights: trials.reduce((sum, t) => sum + t.insights.length, 0),
+      reflectedIn: [...new Set(trials.filter((t) => t.reflections > 0).map((t) => t.scenario))].sort(),
+    };
+  });
+}
