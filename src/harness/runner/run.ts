@@ -66,13 +66,9 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
     for (const input of pending) complete(await runTrialTask(input));
   } else {
     const pool = new Tinypool({
-      filename: new URL("./worker.ts", import.meta.url).href,
+      filename: new URL("./worker-entry.mjs", import.meta.url).href,
       minThreads: workers,
       maxThreads: workers,
-      // Worker processes load TypeScript through the same loader as this process (a worker
-      // thread cannot take a module loader from execArgv on Node 20).
-      execArgv: ["--import", "tsx"],
-      runtime: "child_process",
     });
     try {
       await Promise.all(pending.map((input) => pool.run(input).then((trial: Trial) => complete(trial))));

@@ -1,0 +1,8 @@
+// Worker threads start without the TypeScript loader of the main thread, so each registers it
+// (tsx's API) before loading the trial runner.
+import { register } from "tsx/esm/api";
+
+register();
+const { default: runTrialTask } = await import("./worker.ts");
+
+export default runTrialTask;
