@@ -19,11 +19,20 @@ export function reciprocalRank(ranks: (number | null)[]): number {
   return found.length === 0 ? 0 : 1 / Math.min(...found);
 }
 
-/** Binary-gain nDCG@k: each gold memory in the top k adds 1/log2(rank + 1). */
+/**
+ * Binary-gain nDCG@k: each gold memory in the top k adds 1/log2(position + 1). Per-kind ranks are
+ * counted within each section, so two gold memories of different kinds can both rank 1; they are
+ * read as consecutive positions of one list (the second at 2), which keeps nDCG within [0, 1].
+ */
 export function ndcg(ranks: (number | null)[], k: number): number {
   if (ranks.length === 0) return 0;
+  const found = ranks.filter((r): r is number => r !== null).sort((a, b) => a - b);
   let dcg = 0;
-  for (const r of ranks) if (r !== null && r <= k) dcg += 1 / Math.log2(r + 1);
+  let position = 0;
+  for (const r of found) {
+    position = Math.max(r, position + 1);
+    if (position <= k) dcg += 1 / Math.log2(position + 1);
+  }
   let ideal = 0;
   for (let i = 1; i <= Math.min(ranks.length, k); i++) ideal += 1 / Math.log2(i + 1);
   return dcg / ideal;

@@ -60,6 +60,17 @@ describe("nDCG@k (binary gain)", () => {
     expect(ndcg([4], 3)).toBe(0);
     expect(ndcg([null, 1], 3)).toBeCloseTo(1 / (1 + 1 / Math.log2(3)), 10);
   });
+
+  it("never exceeds 1 when per-kind sections give two gold memories the same rank", () => {
+    // Both rank 1 in their own sections: read as positions 1 and 2 of one list, which is ideal.
+    expect(ndcg([1, 1], 5)).toBe(1);
+    // Ranks 1, 1, 2 become positions 1, 2, 3: ideal again.
+    expect(ndcg([1, 2, 1], 5)).toBe(1);
+    // Ranks 2 and 2 become positions 2 and 3: (1/log2 3 + 1/log2 4) / (1 + 1/log2 3).
+    expect(ndcg([2, 2], 5)).toBeCloseTo((1 / Math.log2(3) + 0.5) / (1 + 1 / Math.log2(3)), 10);
+    // With k = 1 only the first of two rank-1 golds counts, and the ideal holds one.
+    expect(ndcg([1, 1], 1)).toBe(1);
+  });
 });
 
 describe("an ask with no gold memories", () => {
