@@ -61,6 +61,13 @@ function parseShard(text: string | undefined): ExperimentArgs["shard"] {
   return { index, count };
 }
 
+function positiveWorkers(value: number | undefined): number | undefined {
+  if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+    throw new UserError(`--workers expects a whole number of at least 1, got "${value}"`);
+  }
+  return value;
+}
+
 const dataOptions = (y: Argv) =>
   y
     .option("locomo", { type: "string", default: "data/locomo10.json", describe: "path of the LoCoMo data file (locomo10.json)" })
@@ -77,7 +84,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       (y) =>
         dataOptions(y)
           .positional("files", { type: "string", array: true, default: [] as string[] })
-          .option("workers", { type: "number", describe: "worker threads (default: all cores)" })
+          .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
           .option("resume", { type: "boolean", default: true, describe: "continue an interrupted run" })
           .option("shard", { type: "string", describe: "run shard i/n of the grid and write it to results/shards/" }),
       (a) =>
@@ -96,7 +103,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       (y) =>
         dataOptions(y)
           .positional("files", { type: "string", array: true, default: [] as string[] })
-          .option("workers", { type: "number" })
+          .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
           .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" }),
       (a) =>
         handlers.check({ files: a.files as string[], workers: a.workers, update: a.update, locomo: a.locomo, acceptLocomoHash: a.acceptLocomoHash }),

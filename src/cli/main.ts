@@ -10,7 +10,9 @@ try {
     })
     .parseAsync();
 } catch (error) {
-  if (!isUserError(error)) throw error;
-  process.stderr.write(`recollect: ${error.message}\n`);
+  // yargs reports a rejected argument (e.g. from an option's coerce) as a YError.
+  const usage = error instanceof Error && error.name === "YError";
+  if (!isUserError(error) && !usage) throw error;
+  process.stderr.write(`recollect: ${(error as Error).message}\n`);
   process.exitCode = 2;
 }

@@ -65,13 +65,16 @@ bad(
 
 const outcomes = new Map<string, CliOutcome>();
 let badShard: CliOutcome;
+let badWorkers: CliOutcome;
 
 beforeAll(async () => {
   const titles = Object.keys(CASES);
   const shardRun = runCli(["experiment", CASES["seeds given as a word"].file, "--shard", "3/2"], sandbox.dir);
+  const workersRun = runCli(["check", "--workers", "abc"], sandbox.dir);
   const results = await Promise.all(titles.map((title) => runCli(["experiment", CASES[title].file, "--workers", "1"], sandbox.dir)));
   titles.forEach((title, i) => outcomes.set(title, results[i]));
   badShard = await shardRun;
+  badWorkers = await workersRun;
 });
 
 describe("recollect experiment with a bad file", () => {
@@ -104,5 +107,10 @@ describe("recollect with a bad argument", () => {
   it("exits 2 with one line for a shard outside 1..n", () => {
     expect(badShard.code).toBe(2);
     expect(badShard.stderr).toBe('recollect: --shard expects i/n with 1 ≤ i ≤ n, got "3/2"\n');
+  });
+
+  it("exits 2 with one line for a worker count that is not a positive whole number", () => {
+    expect(badWorkers.code).toBe(2);
+    expect(badWorkers.stderr).toBe('recollect: --workers expects a whole number of at least 1, got "NaN"\n');
   });
 });
