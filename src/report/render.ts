@@ -5,13 +5,14 @@ import { summarise } from "../harness/summary.js";
 import { writeFileAtomicSync } from "../shared/atomic-write.js";
 import { reporters } from "./registry.js";
 import type { OutputFile, ReportContext } from "./reporter.js";
+import { byCodeUnit } from "../shared/order.js";
 
 /** The statistics' seed: reports are a pure function of the results. */
 const STATISTICS_SEED = 20240501;
 
 /** Every report file, rendered in memory from recorded results. */
 export async function renderReports(results: ExperimentResults[], root: string): Promise<OutputFile[]> {
-  const sorted = [...results].sort((a, b) => a.experiment.name.localeCompare(b.experiment.name));
+  const sorted = [...results].sort((a, b) => byCodeUnit(a.experiment.name, b.experiment.name));
   const context: ReportContext = {
     results: sorted,
     summaries: sorted.map((r) => summarise(r, { seed: STATISTICS_SEED })),

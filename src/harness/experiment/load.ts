@@ -11,6 +11,7 @@ import { applyPatch } from "../policy/patch.js";
 import { policySchema } from "../policy/schema.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { experimentSchema, type ExperimentSpec } from "./schema.js";
+import { byCodeUnit } from "../../shared/order.js";
 
 const PRESETS: Record<ExperimentSpec["policy"], RetrievalPolicy> = {
   full: fullPolicy,
@@ -109,7 +110,7 @@ export function loadExperiment(file: string, resolveDataset?: DatasetResolver): 
   }
 
   const hash = createHash("sha256").update(readFileSync(file));
-  for (const s of [...scenarios].sort((a, b) => a.spec.name.localeCompare(b.spec.name))) hash.update(`${s.spec.name}:${s.sha256}`);
+  for (const s of [...scenarios].sort((a, b) => byCodeUnit(a.spec.name, b.spec.name))) hash.update(`${s.spec.name}:${s.sha256}`);
   for (const d of datasets) hash.update(`${d.name}:${d.sha256}`);
   return { spec, file, ablations, scenarios, datasets, importStats, hash: hash.digest("hex") };
 }

@@ -1,9 +1,10 @@
 import type { Experiment } from "../experiment/load.js";
 import type { ExperimentResults, Manifest, ScenarioInfo, Trial } from "./types.js";
+import { byCodeUnit } from "../../shared/order.js";
 
 export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
   return [...experiment.scenarios]
-    .sort((a, b) => a.spec.name.localeCompare(b.spec.name))
+    .sort((a, b) => byCodeUnit(a.spec.name, b.spec.name))
     .map(({ spec }) => {
       return {
         name: spec.name,

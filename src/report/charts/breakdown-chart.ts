@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
 import { CHART_CONFIG } from "./theme.js";
+import { byCodeUnit } from "../../shared/order.js";
 
 /** Rows per ablation: the largest moves tell the story, and a 2-core box should not draw hundreds of bars. */
 export const BREAKDOWN_ROWS_PER_ABLATION = 6;
@@ -22,9 +23,9 @@ export function breakdownRows(summary: ExperimentSummary): RankChange[] {
       .sort(
         (a, b) =>
           moveSize(b) - moveSize(a) ||
-          a.scenario.localeCompare(b.scenario) ||
-          a.ask.localeCompare(b.ask) ||
-          a.gold.localeCompare(b.gold),
+          byCodeUnit(a.scenario, b.scenario) ||
+          byCodeUnit(a.ask, b.ask) ||
+          byCodeUnit(a.gold, b.gold),
       );
     chosen.push(...rows.slice(0, BREAKDOWN_ROWS_PER_ABLATION));
   }
