@@ -4,8 +4,8 @@
  * bytes.
  */
 
-/** Fields that describe the recording run rather than its outcome; the check ignores them. */
-export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "wallTimeMs"] as const;
+/** Fields that describe the recording run rather than its outcome (a Node patch release changes no result); the check ignores them. */
+export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "node", "wallTimeMs"] as const;
 
 export interface Manifest {
   /** HEAD when the results were recorded. */

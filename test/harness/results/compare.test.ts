@@ -85,7 +85,9 @@ describe("compareResults, line by line", () => {
   });
 
   it("reports a changed manifest field with its values", () => {
-    expect(changed((r) => (r.manifest.node = "v99.0.0"))).toEqual([`core: manifest node changed: "${recorded.manifest.node}" → "v99.0.0"`]);
+    expect(changed((r) => (r.manifest.tokenizerSha256 = "f".repeat(64)))).toEqual([
+      `core: manifest tokenizerSha256 changed: "${recorded.manifest.tokenizerSha256}" → "${"f".repeat(64)}"`,
+    ]);
   });
 
   it("reports a changed gold rank on every metric it moves, with signed sizes", () => {

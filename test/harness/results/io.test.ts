@@ -59,12 +59,15 @@ describe("serialiseResults and parseResults", () => {
 
 describe("stableContent", () => {
   it("ignores the fields that describe the recording run, and only those", () => {
-    expect(VOLATILE_MANIFEST_FIELDS).toEqual(["gitCommit", "gitDirty", "wallTimeMs"]);
-    const rerun = { ...withDetail, manifest: { ...withDetail.manifest, gitCommit: "abcdef", gitDirty: true, wallTimeMs: 12_345 } };
+    expect(VOLATILE_MANIFEST_FIELDS).toEqual(["gitCommit", "gitDirty", "node", "wallTimeMs"]);
+    const rerun = {
+      ...withDetail,
+      manifest: { ...withDetail.manifest, gitCommit: "abcdef", gitDirty: true, node: "v20.99.0", wallTimeMs: 12_345 },
+    };
     expect(stableContent(rerun)).toBe(stableContent(withDetail));
     expect(serialiseResults(rerun)).not.toBe(serialiseResults(withDetail));
-    const otherNode = { ...withDetail, manifest: { ...withDetail.manifest, node: "v99.0.0" } };
-    expect(stableContent(otherNode)).not.toBe(stableContent(withDetail));
+    const otherTokenizer = { ...withDetail, manifest: { ...withDetail.manifest, tokenizerSha256: "f".repeat(64) } };
+    expect(stableContent(otherTokenizer)).not.toBe(stableContent(withDetail));
   });
 });
 
