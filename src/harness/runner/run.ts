@@ -1,11 +1,14 @@
+import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Tinypool from "tinypool";
 import type { Experiment } from "../experiment/load.js";
 import type { Trial } from "../results/types.js";
+import { codeVersion } from "./code-version.js";
 import { Journal, trialKey } from "./journal.js";
 import type { TrialInput } from "./trial.js";
 import runTrialTask from "./worker.js";
+import { byCodeUnit } from "../../shared/order.js";
 
 export interface RunOptions {
   /** Worker threads; 1 runs in this thread. Results do not depend on it. */
@@ -20,7 +23,7 @@ export interface RunOptions {
 /** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
 export function trialInputs(experiment: Experiment): TrialInput[] {
   const { spec } = experiment;
-  const scenarios = [...experiment.scenarios].sort((a, b) => a.spec.name.localeCompare(b.spec.name));
+  const scenarios = [...experiment.scenarios].sort((a, b) => byCodeUnit(a.spec.name, b.spec.name));
   return scenarios.flatMap((scenario) =>
     experiment.ablations.flatMap((ablation) =>
       spec.seeds.map((seed) => ({
@@ -44,12 +47,19 @@ export function shardOf<T>(items: T[], shard: RunOptions["shard"]): T[] {
   return items.filter((_, i) => i % shard.count === shard.index - 1);
 }
 
+/**
+ * Where an interrupted run of `experiment` keeps its trials. The name carries a hash of the
+ * experiment's inputs and of the code that runs them, so a journal is only resumed by both.
+ */
+export function journalFile(dir: string, experiment: Experiment, shard?: RunOptions["shard"]): string {
+  const version = createHash("sha256").update(experiment.hash).update(codeVersion()).digest("hex").slice(0, 16);
+  const shardTag = shard ? `-shard${shard.index}of${shard.count}` : "";
+  return join(dir, `${experiment.spec.name}-${version}${shardTag}.ndjson`);
+}
+
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const inputs = shardOf(trialInputs(experiment), options.shard);
-  const shardTag = options.shard ? `-shard${options.shard.index}of${options.shard.count}` : "";
-  const journal = options.journalDir
-    ? new Journal(join(options.journalDir, `${experiment.spec.name}-${experiment.hash.slice(0, 16)}${shardTag}.ndjson`))
-    : undefined;
+  const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
   const done = journal?.load() ?? new Map<string, Trial>();
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;

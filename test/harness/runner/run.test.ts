@@ -4,7 +4,7 @@ import { type Experiment, loadExperiment } from "../../../src/harness/experiment
 import { serialiseResults } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
-import { runTrials, shardOf, trialInputs } from "../../../src/harness/runner/run.js";
+import { runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
 
@@ -73,7 +73,7 @@ describe("runTrials", () => {
   });
 
   describe("with a journal", () => {
-    const journalFile = (dir: string) => `${dir}/${experiment.spec.name}-${experiment.hash.slice(0, 16)}.ndjson`;
+    const journalFile = (dir: string) => journalFileOf(dir, experiment);
 
     it("keeps completed trials when a run is interrupted, and a re-run finishes only what is missing", async () => {
       const dir = temp.path("journal-interrupted");
