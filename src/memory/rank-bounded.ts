@@ -22,9 +22,10 @@ import { KINDS, type ScoreConfig, type SectionRule } from "./types.js";
 export function canRankBounded(config: ScoreConfig): boolean {
   if (config.normalise !== "none") return false;
   if (!config.weights.every(Number.isFinite)) return false;
-  // Recency stays in [0, 1] for any non-negative decay rate; anything else could give NaN.
+  // The bound assumes recency falls with age, i.e. a decay rate in [0, 1]; a rate above 1 makes
+  // old memories score higher and would prune valid candidates, so it takes the full path.
   const decays = [config.decayRate, ...Object.values(config.kindDecay)];
-  return decays.every((d) => typeof d === "number" && d >= 0);
+  return decays.every((d) => typeof d === "number" && d >= 0 && d <= 1);
 }
 
 /** Deepest prefix found by a heap pass; deeper ones are selected from every candidate's score. */

@@ -90,4 +90,17 @@ describe("bounded ranking", () => {
     expect(canRankBounded({ ...fullPolicy.score, normalise: "minmax" })).toBe(false);
     expect(canRankBounded(fullPolicy.score)).toBe(true);
   });
+
+  it("is not used when a decay rate above 1 would make old memories score higher", () => {
+    expect(canRankBounded({ ...fullPolicy.score, decayRate: 2 })).toBe(false);
+    expect(canRankBounded({ ...fullPolicy.score, kindDecay: { episodic: 1.5 } })).toBe(false);
+  });
+
+  it("gives the full ranking's prefix even with a decay rate above 1", () => {
+    const policy: RetrievalPolicy = { ...streamPreset, touch: false, score: { ...streamPreset.score, relevance: "words", decayRate: 2 } };
+    const request = { scope: "u", query: { text: queries[0].text }, now: queries[0].now, policy };
+    const full = retrieve(store, request).sections[0].kept;
+    const bounded = retrieve(store, { ...request, rankDepth: 5 }).sections[0].kept;
+    expect(bounded).toEqual(full);
+  });
 });
