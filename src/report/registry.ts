@@ -2,7 +2,6 @@ import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
 import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
 import { answersSection } from "./markdown/answers.js";
-import { designedFailuresSection } from "./markdown/designed-failures.js";
 import { locomoSection } from "./markdown/locomo.js";
 import { registerEvaluationSection, registerExperimentSection } from "./markdown/section-providers.js";
 import { chartsReporter } from "./charts/index.js";
@@ -20,7 +19,6 @@ export {
   type SectionProvider,
 } from "./markdown/section-providers.js";
 
-registerExperimentSection(designedFailuresSection);
 registerExperimentSection(locomoSection);
 registerEvaluationSection(answersSection);
 

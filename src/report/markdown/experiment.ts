@@ -1,9 +1,8 @@
 import type { ScenarioSummaryOptions } from "../../harness/summary/by-scenario.js";
-import { whereAblationsLose } from "../../harness/summary/losses.js";
 import type { ReportContext } from "../reporter.js";
 import { renderCharts } from "./charts.js";
 import { code } from "./format.js";
-import { renderLosses } from "./losses.js";
+import { designedFailuresSection } from "./designed-failures.js";
 import { renderManifest } from "./manifest.js";
 import { renderRankChanges } from "./rank-changes.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
@@ -51,7 +50,7 @@ export function renderExperiment(context: ReportContext, view: ExperimentView, o
     renderScenarios(view),
     renderManifest(results),
     renderResults(summary),
-    renderLosses(whereAblationsLose(results, summary, options.scenarioSummaries), summary.baseline),
+    designedFailuresSection(context, view),
     renderRankChanges(results, summary),
     renderCharts(summary.experiment),
   ];

@@ -76,7 +76,15 @@ export function renderFigures(input: FiguresInput): string {
     (c) => c.ablation === ablation && (scenario === undefined || c.scenario === scenario),
   );
   const where = scenario === undefined ? "" : ` in ${code(scenario)}`;
-  if (changes.length === 0) {
+  const detailed = results.trials.some(
+    (t) => (scenario === undefined || t.scenario === scenario) && t.asks.some((a) => a.detail !== undefined),
+  );
+  if (!detailed) {
+    parts.push(
+      `Rank changes are listed only for experiments that record score breakdowns (\`detail: true\`); ` +
+        `${code(results.experiment.file)} keeps ranks only.`,
+    );
+  } else if (changes.length === 0) {
     parts.push(`No gold memory changes its median rank under ${code(ablation)}${where}.`);
   } else {
     parts.push(

@@ -24,7 +24,6 @@ export {
   renderVsBaselineTable,
 } from "./summary-tables.js";
 export { rankChangesByAsk, renderBreakdownTable, renderRankChanges, renderRankTable } from "./rank-changes.js";
-export { renderLosses } from "./losses.js";
 export { renderCharts } from "./charts.js";
 export { renderExperiment, renderExperimentIntro, renderScenarios, type ExperimentRenderOptions } from "./experiment.js";
 export { renderFigures, type FiguresInput } from "./figures.js";

@@ -67,7 +67,12 @@ export function renderRankChanges(results: ExperimentResults, summary: Experimen
   ];
   const byAsk = rankChangesByAsk(summary.rankChanges);
   if (byAsk.length === 0) {
-    parts.push("No gold memory changes rank under any ablation (or no ask recorded detail).");
+    const detailed = results.trials.some((t) => t.asks.some((a) => a.detail !== undefined));
+    parts.push(
+      detailed
+        ? "No gold memory changes rank under any ablation."
+        : "Rank changes are listed only for experiments that record score breakdowns (`detail: true`); this one keeps ranks only.",
+    );
     return parts.join("\n\n");
   }
   for (const { scenario, ask, changes } of byAsk) {

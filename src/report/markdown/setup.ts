@@ -42,14 +42,23 @@ export function renderSetup(context: ReportContext): string {
       "`mrr` (reciprocal rank of the best-ranked gold memory), `ndcg@k` (binary gain), `coverage` " +
       "(share of required ids in the block; asks that require nothing are left out), `leakage` " +
       "(1 when a stale fact reached the block; lower is better) and `tokens` (memory tokens in the " +
-      "block; lower is cheaper). A gold memory that was not ranked counts as missed.",
+      "block; lower is cheaper). A gold memory that was not ranked counts as missed. Ranks are those " +
+      "of the ordering that produced the block: within the memory's own kind section for per-kind " +
+      "policies, in the one list for `pooled`. Rank metrics of `pooled` against per-kind are therefore " +
+      "not like for like (each per-kind section has its own rank 1); the two are compared on `coverage` " +
+      "and `leakage`, at the same total token budget.",
     "Statistics: means over (scenario, ask, seed) with 95% percentile bootstrap intervals. Each " +
       "ablation is compared with the baseline on the same (scenario, ask, seed), as a paired difference " +
       "with its bootstrap interval and a seeded two-sided sign-flip test; p-values are Holm-corrected " +
       "across all (ablation, metric) comparisons of a table, and \u2713 marks p (Holm) < 0.05. " +
       "W/T/L counts the pairs on which the ablation is better than, equal to or worse than the baseline. " +
       "As in ranx, each ablation has a letter, and the superscript after a mean lists the letters of " +
-      "the ablations it beats significantly (pairwise sign-flip tests, Holm-corrected per column).",
+      "the ablations it beats significantly (pairwise sign-flip tests, Holm-corrected per column). " +
+      "The seeds of one ask are treated as independent replicates: each draws its own jitter, " +
+      "distractors, order and importance noise, so a scenario with one ask still yields one pair per " +
+      "seed. When every non-zero difference has the same size (0/1 metrics) the sign-flip test is " +
+      "computed exactly (binomial); above 500 values, the interval and the test use their normal " +
+      "limits. A p-value is never reported as 0: the smallest is 1/(resamples + 1).",
     "Reproduce:",
     [
       "```sh",
