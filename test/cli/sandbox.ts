@@ -1,9 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterAll } from "vitest";
-import { repoPath } from "../harness/temp-files.js";
+import { symlinkSync } from "node:fs";
+import { repoPath, type TempDir, useTempDir } from "../harness/temp-files.js";
 
 /**
  * A throw-away working folder for running the real CLI as a subprocess. The CLI writes results/,
@@ -11,29 +8,14 @@ import { repoPath } from "../harness/temp-files.js";
  * results file there, so a test run must never share the repository's own folders. The sandbox
  * links to the repository's code and dependencies and has its own experiments, results and reports.
  */
-export interface Sandbox {
-  dir: string;
-  path(name: string): string;
-  write(name: string, text: string): string;
-}
+export type Sandbox = TempDir;
 
 const LINKED = ["node_modules", "src", "scenarios", "package.json", "package-lock.json", "tsconfig.json"];
 
 export function useSandbox(): Sandbox {
-  const dir = mkdtempSync(join(tmpdir(), "recollect-cli-"));
-  for (const name of LINKED) symlinkSync(repoPath(name), join(dir, name));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const path = (name: string) => join(dir, name);
-  return {
-    dir,
-    path,
-    write(name, text) {
-      const file = path(name);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, text);
-      return file;
-    },
-  };
+  const sandbox = useTempDir("recollect-cli-");
+  for (const name of LINKED) symlinkSync(repoPath(name), sandbox.path(name));
+  return sandbox;
 }
 
 export interface CliOutcome {

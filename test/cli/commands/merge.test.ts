@@ -8,6 +8,7 @@ import { runTrials } from "../../../src/harness/runner/run.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../../harness/tiny-experiment.js";
+import { userError } from "../../helpers/user-error.js";
 
 const temp = useTempDir();
 let experiment: Experiment;
@@ -22,15 +23,6 @@ async function shard(index: number, count: number): Promise<{ file: string; resu
   return { file, results: parseResults(file, readFileSync(file, "utf8")) };
 }
 
-function userError(call: () => unknown): UserError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error("expected a UserError");
-}
 
 beforeAll(async () => {
   experiment = loadExperiment(writeTinyExperiment(temp));

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formatPath, loadYaml, readYaml, validate } from "../../../src/harness/files/load-yaml.js";
-import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
+import { userError } from "../../helpers/user-error.js";
 
 const temp = useTempDir();
 
-/** The UserError a call throws; fails the test when it throws anything else or nothing. */
-function userError(call: () => unknown): UserError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error("expected a UserError");
-}
 
 describe("formatPath", () => {
   it("writes a path inside a file as a reader would", () => {

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseResults, readResults, serialiseResults, stableContent, writeResults } from "../../../src/harness/results/io.js";
 import { type ExperimentResults, VOLATILE_MANIFEST_FIELDS } from "../../../src/harness/results/types.js";
-import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { runTiny, writeTinyExperiment } from "../tiny-experiment.js";
+import { userError } from "../../helpers/user-error.js";
 
 const temp = useTempDir();
 let withDetail: ExperimentResults;
@@ -17,15 +17,6 @@ beforeAll(async () => {
   withoutDetail.trials[0].asks[0].leaked = ["stale-memory"];
 });
 
-function userError(call: () => unknown): UserError {
-  try {
-    call();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
-  }
-  throw new Error("expected a UserError");
-}
 
 describe("serialiseResults and parseResults", () => {
   it("round-trip results whose asks carry detail, stored one line per ask", () => {
