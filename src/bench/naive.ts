@@ -8,20 +8,15 @@
 import type Database from "better-sqlite3";
 import { bm25Idf, bm25Term } from "../memory/relevance/bm25.js";
 import { importanceScore, recencyScore, retrievalScore } from "../memory/scoring.js";
-import type { Kind, ScoreConfig } from "../memory/types.js";
+import type { MemoryRow } from "../memory/store/schema.js";
+import type { ScoreConfig } from "../memory/types.js";
 import { tokenizeWords, wordSet } from "../memory/words.js";
 
-interface Row {
-  id: string;
-  kind: Kind;
-  text: string;
-  created_at: number;
-  occurred_at: number | null;
-  last_accessed_at: number;
-  importance: number;
-  supersedes: string | null;
-  expires_at: number | null;
-}
+/** The columns the contract needs (no embedding blobs: bm25 scoring never reads them). */
+type Row = Pick<
+  MemoryRow,
+  "id" | "kind" | "text" | "created_at" | "occurred_at" | "last_accessed_at" | "importance" | "supersedes" | "expires_at"
+>;
 
 export interface NaiveBaseline {
   /** Ids of the top `k` current memories for `text` at `now`, best first. */
