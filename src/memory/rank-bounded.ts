@@ -12,11 +12,12 @@
  * small enough for its last tokens), every candidate is scored once into typed arrays and each
  * deeper prefix is found by selection, not by a new heap pass.
  */
-import { type Candidates, pickCandidates } from "./rank.js";
+import { BoundedHeap, comparator } from "./heap.js";
+import { type Candidates, candidatePrecedes, emptyCandidates, kindDecays, pickCandidates } from "./rank.js";
 import type { RelevanceScores } from "./relevance/index.js";
 import { importanceScore, recencyScore, retrievalScore } from "./scoring.js";
 import type { ScopeIndex } from "./store/index-columns.js";
-import { KINDS, type ScoreConfig, type SectionRule } from "./types.js";
+import type { ScoreConfig, SectionRule } from "./types.js";
 
 /** Whether bounded ranking gives the same result as the full ranking for this config. */
 export function canRankBounded(config: ScoreConfig): boolean {
@@ -53,7 +54,7 @@ export class BoundedSection {
     private readonly depth: number,
   ) {
     this.maxRel = relevance.scaleToCandidates ? this.largestRelevance() : 0;
-    this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
+    this.decayOf = kindDecays(config);
     this.byScore = rule.order === "score";
     this.first = this.heapPass(Math.max(0, depth));
   }
@@ -73,16 +74,19 @@ export class BoundedSection {
   /**
    * Visits each candidate once, as (slot, rel): matched slots first when relevance has them
    * (they carry relevance, so they raise the bar the rest must pass), then the rest of the
-   * kind's slots.
+   * kind's slots. `relevantOnly` skips candidates with relevance ≤ 0; relevance is divided by
+   * `maxRel` when that is above 0.
    */
-  private forEachCandidate(visit: (slot: number, rel: number) => void): void {
-    const { index, kind, now, rule, relevance } = this;
-    const { values, matched } = relevance;
+  private forEachCandidate(
+    visit: (slot: number, rel: number) => void,
+    relevantOnly = this.rule.requireRelevance,
+    maxRel = this.maxRel,
+  ): void {
+    const { index, kind, now } = this;
+    const { values, matched } = this.relevance;
     const { current, expiresAt } = index;
     const kindOf = index.kind;
-    const scale = relevance.scaleToCandidates && this.maxRel > 0;
-    const maxRel = this.maxRel;
-    const requireRelevance = rule.requireRelevance;
+    const scale = maxRel > 0;
     if (matched !== null) {
       for (let i = 0; i < matched.length; i++) {
         const slot = matched[i];
@@ -91,8 +95,8 @@ export class BoundedSection {
         if (kind !== null && kindOf[slot] !== kind) continue;
         visit(slot, scale ? raw / maxRel : raw);
       }
-      // Outside `matched` relevance is 0, which a section that requires relevance excludes.
-      if (requireRelevance) return;
+      // Outside `matched` relevance is 0, which `relevantOnly` excludes.
+      if (relevantOnly) return;
     }
     const list = kind === null ? null : index.kindSlots[kind];
     const length = list === null ? index.size : list.length;
@@ -105,27 +109,32 @@ export class BoundedSection {
       if (current[slot] !== 1 || !(expiresAt[slot] > now)) continue;
       if (kind !== null && kindOf[slot] !== kind) continue;
       const rel = scale ? raw / maxRel : raw;
-      if (requireRelevance && !(rel > 0)) continue;
+      if (relevantOnly && !(rel > 0)) continue;
       visit(slot, rel);
     }
   }
 
-  /** bm25 divides by the largest raw relevance among the section's candidates. */
+  /**
+   * bm25 divides by the largest raw relevance among the section's candidates (0 when none is
+   * positive, so only candidates with relevance > 0 need visiting).
+   */
   private largestRelevance(): number {
-    const { index, kind, now } = this;
-    const { values, matched } = this.relevance;
-    const candidate = (slot: number) =>
-      (kind === null || index.kind[slot] === kind) && index.current[slot] === 1 && index.expiresAt[slot] > now;
     let max = 0;
-    if (matched !== null) {
-      for (let i = 0; i < matched.length; i++) {
-        const slot = matched[i];
-        if (values[slot] > max && candidate(slot)) max = values[slot];
-      }
-    } else {
-      for (let slot = 0; slot < index.size; slot++) if (values[slot] > max && candidate(slot)) max = values[slot];
-    }
+    this.forEachCandidate((_, raw) => {
+      if (raw > max) max = raw;
+    }, true, 0);
     return max;
+  }
+
+  /** Writes entry `at` of `out`: `slot` with relevance `rel`, importance `imp`, its recency and total. */
+  private setEntry(out: Candidates, at: number, slot: number, rel: number, imp: number): void {
+    const { index, config } = this;
+    const rec = recencyScore(this.now, index.lastAccessedAt[slot], this.decayOf[index.kind[slot]], config.unitMs);
+    out.slots[at] = slot;
+    out.rel[at] = rel;
+    out.rec[at] = rec;
+    out.imp[at] = imp;
+    out.total[at] = retrievalScore(rel, rec, imp, config.weights);
   }
 
   private heapPass(size: number): Candidates {
@@ -136,63 +145,26 @@ export class BoundedSection {
     const recBound = weights[1] >= 0 ? 1 : 0;
     /** ln(1 / decay) per kind: 0 for no decay, +Infinity for decay 0. */
     const decayLog = decayOf.map((d) => -Math.log(d));
-    // Entries live in a pool (position `size` is scratch for the candidate under test); the heap
-    // holds pool positions with the worst kept entry at its root.
+    // Entries live in a pool of size + 1 positions; the heap holds the kept ones, and `spare` is a
+    // free one where the candidate under test is scored (the one evicted or rejected becomes it).
     const pool = emptyCandidates(size + 1);
-    const heap = new Int32Array(size);
-    let filled = 0;
-    const precedes = (a: number, b: number) => precedesAt(index, pool, a, b, byScore);
-    const swap = (i: number, j: number) => {
-      const t = heap[i];
-      heap[i] = heap[j];
-      heap[j] = t;
-    };
-    const siftUp = (i: number) => {
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!precedes(heap[parent], heap[i])) return;
-        swap(i, parent);
-        i = parent;
-      }
-    };
-    const siftDown = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let worst = i;
-        if (l < filled && precedes(heap[worst], heap[l])) worst = l;
-        if (r < filled && precedes(heap[worst], heap[r])) worst = r;
-        if (worst === i) return;
-        swap(i, worst);
-        i = worst;
-      }
-    };
-    const offer = (slot: number, rel: number, imp: number) => {
-      const rec = recencyScore(now, lastAccessedAt[slot], decayOf[kindOf[slot]], unitMs);
-      const full = filled === size;
-      const at = full ? size : filled;
-      pool.slots[at] = slot;
-      pool.rel[at] = rel;
-      pool.rec[at] = rec;
-      pool.imp[at] = imp;
-      pool.total[at] = retrievalScore(rel, rec, imp, weights);
-      if (!full) {
-        heap[filled++] = at;
-        siftUp(filled - 1);
-      } else if (precedes(size, heap[0])) {
-        copyEntry(pool, size, heap[0]);
-        siftDown(0);
-      }
+    const precedes = (a: number, b: number) => candidatePrecedes(index, pool, a, b, byScore);
+    const heap = new BoundedHeap(size, precedes);
+    let spare = 0;
+    // Once the heap is full, the worst kept entry's key (total, or createdAt for `newest`) is the
+    // bar a candidate must reach; held here so that rejecting a candidate reads no heap.
+    let full = false;
+    let bar = 0;
+    const raiseBar = () => {
+      const worst = heap.worst;
+      bar = byScore ? pool.total[worst] : createdAt[pool.slots[worst]];
     };
 
     // The bound is retrievalScore's own expression with recency at a bound, written inline: it
     // runs for every candidate and most fail it.
     const [w0, w1, w2] = weights;
-    const cannotEnter = (slot: number, rel: number): boolean => {
-      const worst = heap[0];
-      if (!byScore) return createdAt[slot] < createdAt[pool.slots[worst]];
-      const bar = pool.total[worst];
-      const imp = Math.min(1, Math.max(0, importance[slot] / 10));
+    const cannotEnter = (slot: number, rel: number, imp: number): boolean => {
+      if (!byScore) return createdAt[slot] < bar;
       if (w0 * rel + w1 * recBound + w2 * imp < bar) return true;
       if (w1 <= 0) return false;
       // A finer bound without pow: d^x = e^(−x·ln(1/d)) ≤ 1 / (1 + x·ln(1/d)); the margin
@@ -207,52 +179,33 @@ export class BoundedSection {
     this.forEachCandidate((slot, rel) => {
       count++;
       if (tokens[slot] < minCost) minCost = tokens[slot];
-      if (size === 0 || (filled === size && cannotEnter(slot, rel))) return;
-      offer(slot, rel, importanceScore(importance[slot]));
+      if (size === 0) return;
+      const imp = importanceScore(importance[slot]);
+      if (full && cannotEnter(slot, rel, imp)) return;
+      this.setEntry(pool, spare, slot, rel, imp);
+      if (!full) {
+        heap.push(spare);
+        spare = heap.length;
+        full = heap.full;
+        if (full) raiseBar();
+      } else if (precedes(spare, heap.worst)) {
+        spare = heap.replaceWorst(spare);
+        raiseBar();
+      }
     });
     this.count = count;
     this.minCost = minCost;
-    const order = Array.from(heap.subarray(0, filled)).sort((a, b) => (precedes(a, b) ? -1 : 1));
-    return pickCandidates(pool, order);
+    return pickCandidates(pool, heap.sorted());
   }
 
   /** Every candidate with its signals, in visiting order. */
   private scoreAll(): Candidates {
-    const { index, config, now, decayOf } = this;
+    const importance = this.index.importance;
     const out = emptyCandidates(this.count);
     let j = 0;
-    this.forEachCandidate((slot, rel) => {
-      const rec = recencyScore(now, index.lastAccessedAt[slot], decayOf[index.kind[slot]], config.unitMs);
-      const imp = importanceScore(index.importance[slot]);
-      out.slots[j] = slot;
-      out.rel[j] = rel;
-      out.rec[j] = rec;
-      out.imp[j] = imp;
-      out.total[j] = retrievalScore(rel, rec, imp, config.weights);
-      j++;
-    });
+    this.forEachCandidate((slot, rel) => this.setEntry(out, j++, slot, rel, importanceScore(importance[slot])));
     return out;
   }
-}
-
-/** The section order (as rank.ts's precedence) between two entries of `c`. */
-function precedesAt(index: ScopeIndex, c: Candidates, a: number, b: number, byScore: boolean): boolean {
-  const sa = c.slots[a];
-  const sb = c.slots[b];
-  if (byScore) {
-    if (c.total[a] !== c.total[b]) return c.total[a] > c.total[b];
-  } else if (index.createdAt[sa] !== index.createdAt[sb]) {
-    return index.createdAt[sa] > index.createdAt[sb];
-  }
-  const wa = when(index, sa);
-  const wb = when(index, sb);
-  if (wa !== wb) return wa > wb;
-  return index.ids[sa] < index.ids[sb];
-}
-
-function when(index: ScopeIndex, slot: number): number {
-  const occurred = index.occurredAt[slot];
-  return Number.isNaN(occurred) ? index.createdAt[slot] : occurred;
 }
 
 /**
@@ -272,7 +225,7 @@ function selectTop(index: ScopeIndex, all: Candidates, depth: number, byScore: b
     picked = [];
     for (let i = 0; i < n; i++) if (key[i] >= threshold) picked.push(i);
   }
-  picked.sort((a, b) => (precedesAt(index, all, a, b, byScore) ? -1 : 1));
+  picked.sort(comparator((a, b) => candidatePrecedes(index, all, a, b, byScore)));
   return pickCandidates(all, picked.slice(0, depth));
 }
 
@@ -301,24 +254,6 @@ function kthLargest(values: Float64Array, k: number): number {
     else return values[target];
   }
   return values[target];
-}
-
-function emptyCandidates(n: number): Candidates {
-  return {
-    slots: new Int32Array(n),
-    rel: new Float64Array(n),
-    rec: new Float64Array(n),
-    imp: new Float64Array(n),
-    total: new Float64Array(n),
-  };
-}
-
-function copyEntry(c: Candidates, from: number, to: number): void {
-  c.slots[to] = c.slots[from];
-  c.rel[to] = c.rel[from];
-  c.rec[to] = c.rec[from];
-  c.imp[to] = c.imp[from];
-  c.total[to] = c.total[from];
 }
 
 function slice(c: Candidates, from: number, to: number): Candidates {

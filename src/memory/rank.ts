@@ -3,6 +3,7 @@
  * them, and order them. Ordering uses a bounded heap when only a prefix is needed, so a query over
  * a large store does not sort every memory.
  */
+import { BoundedHeap, comparator, type Precedes } from "./heap.js";
 import type { RelevanceScores } from "./relevance/index.js";
 import { importanceScore, recencyScore, retrievalScore } from "./scoring.js";
 import type { ScopeIndex } from "./store/index-columns.js";
@@ -17,16 +18,20 @@ export interface Candidates {
   total: Float64Array;
 }
 
-/** The entries of `c` at `positions`, in that order. */
-export function pickCandidates(c: Candidates, positions: readonly number[]): Candidates {
-  const n = positions.length;
-  const out: Candidates = {
+/** `n` zeroed entries. */
+export function emptyCandidates(n: number): Candidates {
+  return {
     slots: new Int32Array(n),
     rel: new Float64Array(n),
     rec: new Float64Array(n),
     imp: new Float64Array(n),
     total: new Float64Array(n),
   };
+}
+
+/** The entries of `c` at `positions`, in that order. */
+export function pickCandidates(c: Candidates, positions: readonly number[]): Candidates {
+  const out = emptyCandidates(positions.length);
   positions.forEach((p, i) => {
     out.slots[i] = c.slots[p];
     out.rel[i] = c.rel[p];
@@ -71,19 +76,13 @@ export function scoreCandidates(
   const keep: number[] = [];
   for (let i = 0; i < n; i++) if (!rule.requireRelevance || rel[i] > 0) keep.push(i);
   const m = keep.length;
-  const out: Candidates = {
-    slots: new Int32Array(m),
-    rel: new Float64Array(m),
-    rec: new Float64Array(m),
-    imp: new Float64Array(m),
-    total: new Float64Array(m),
-  };
+  const out = emptyCandidates(m);
+  const decayOf = kindDecays(config);
   for (let j = 0; j < m; j++) {
     const slot = chosen[keep[j]];
     out.slots[j] = slot;
     out.rel[j] = rel[keep[j]];
-    const decay = config.kindDecay[KINDS[index.kind[slot]]] ?? config.decayRate;
-    out.rec[j] = recencyScore(now, index.lastAccessedAt[slot], decay, config.unitMs);
+    out.rec[j] = recencyScore(now, index.lastAccessedAt[slot], decayOf[index.kind[slot]], config.unitMs);
     out.imp[j] = importanceScore(index.importance[slot]);
   }
   if (config.normalise === "minmax") {
@@ -95,6 +94,11 @@ export function scoreCandidates(
     out.total[j] = retrievalScore(out.rel[j], out.rec[j], out.imp[j], config.weights);
   }
   return out;
+}
+
+/** Each kind's recency decay rate, indexed by kind code. */
+export function kindDecays(config: ScoreConfig): number[] {
+  return KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
 }
 
 /** Scales values to [0, 1] over one query's candidates; all equal → 0.5. */
@@ -110,73 +114,47 @@ export function minmax(values: Float64Array): void {
   }
 }
 
-/** `a` before `b`? A strict total order over candidate indices. */
-export type Precedes = (a: number, b: number) => boolean;
+/** When a memory's event happened: occurredAt, or createdAt when it has none. */
+export function eventTime(index: ScopeIndex, slot: number): number {
+  const occurred = index.occurredAt[slot];
+  return Number.isNaN(occurred) ? index.createdAt[slot] : occurred;
+}
 
 /**
- * The section order: by score (or createdAt for `newest`), then newer first (occurredAt ??
- * createdAt), then id ascending, so equal scores never depend on insertion order.
+ * The section order between entries `a` and `b` of `c`: by score (by createdAt when not
+ * `byScore`, the `newest` order), then newer first by event time, then id ascending, so equal
+ * scores never depend on insertion order.
  */
-export function precedence(
+export function candidatePrecedes(
   index: ScopeIndex,
-  candidates: Candidates,
-  order: SectionRule["order"],
-): Precedes {
-  const { slots, total } = candidates;
-  const when = (slot: number) => {
-    const occurred = index.occurredAt[slot];
-    return Number.isNaN(occurred) ? index.createdAt[slot] : occurred;
-  };
-  return (a, b) => {
-    const sa = slots[a];
-    const sb = slots[b];
-    if (order === "score") {
-      if (total[a] !== total[b]) return total[a] > total[b];
-    } else if (index.createdAt[sa] !== index.createdAt[sb]) {
-      return index.createdAt[sa] > index.createdAt[sb];
-    }
-    const wa = when(sa);
-    const wb = when(sb);
-    if (wa !== wb) return wa > wb;
-    return index.ids[sa] < index.ids[sb];
-  };
+  c: Candidates,
+  a: number,
+  b: number,
+  byScore: boolean,
+): boolean {
+  const sa = c.slots[a];
+  const sb = c.slots[b];
+  if (byScore) {
+    if (c.total[a] !== c.total[b]) return c.total[a] > c.total[b];
+  } else if (index.createdAt[sa] !== index.createdAt[sb]) {
+    return index.createdAt[sa] > index.createdAt[sb];
+  }
+  const wa = eventTime(index, sa);
+  const wb = eventTime(index, sb);
+  if (wa !== wb) return wa > wb;
+  return index.ids[sa] < index.ids[sb];
+}
+
+/** The section order over candidate indices (see candidatePrecedes). */
+export function precedence(index: ScopeIndex, candidates: Candidates, order: SectionRule["order"]): Precedes {
+  const byScore = order === "score";
+  return (a, b) => candidatePrecedes(index, candidates, a, b, byScore);
 }
 
 /** The first `depth` of `count` candidates in order (all of them when depth ≥ count). */
 export function topByPrecedence(count: number, depth: number, precedes: Precedes): number[] {
-  const byOrder = (a: number, b: number) => (a === b ? 0 : precedes(a, b) ? -1 : 1);
-  if (depth >= count) return Array.from({ length: count }, (_, i) => i).sort(byOrder);
-  // A heap of the best `depth` so far with the worst of them at the root.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => precedes(b, a);
-  const siftUp = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
-    }
-  };
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && worse(heap[l], heap[worst])) worst = l;
-      if (r < heap.length && worse(heap[r], heap[worst])) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  };
-  for (let c = 0; c < count; c++) {
-    if (heap.length < depth) {
-      heap.push(c);
-      siftUp(heap.length - 1);
-    } else if (depth > 0 && precedes(c, heap[0])) {
-      heap[0] = c;
-      siftDown(0);
-    }
-  }
-  return heap.sort(byOrder);
+  if (depth >= count) return Array.from({ length: count }, (_, i) => i).sort(comparator(precedes));
+  const heap = new BoundedHeap(depth, precedes);
+  for (let c = 0; c < count; c++) heap.offer(c);
+  return heap.sorted();
 }
