@@ -1,31 +1,37 @@
 import type { Experiment } from "../experiment/load.js";
-import type { ExperimentResults, Manifest, ScenarioInfo, Trial } from "./types.js";
+import type { ScenarioSpec } from "../scenario/schema.js";
+import type { AskInfo, ExperimentResults, Manifest, ScenarioInfo, Trial } from "./types.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
   return [...experiment.scenarios]
     .sort((a, b) => byCodeUnit(a.spec.name, b.spec.name))
-    .map(({ spec }) => {
-      return {
-        name: spec.name,
-        description: spec.description.trim(),
-        targets: spec.targets,
-        asks: spec.steps.flatMap((step) =>
-          step.ask
-            ? [
-                {
-                  id: step.ask.id,
-                  query: step.ask.query,
-                  expect: step.ask.expect,
-                  required: step.ask.required ?? step.ask.expect,
-                  stale: step.ask.stale,
-                  ...(step.ask.category !== undefined ? { category: step.ask.category } : {}),
-                },
-              ]
-            : [],
-        ),
-      };
+    .map(({ spec }) => ({
+      name: spec.name,
+      description: spec.description.trim(),
+      targets: spec.targets,
+      asks: askInfo(spec),
+    }));
+}
+
+function askInfo(spec: ScenarioSpec): AskInfo[] {
+  const asks: AskInfo[] = [];
+  let elapsed = 0;
+  for (const step of spec.steps) {
+    elapsed += step.advance ?? 0;
+    if (!step.ask) continue;
+    const ask = step.ask;
+    asks.push({
+      id: ask.id,
+      hour: Math.round((elapsed / 3_600_000) * 1e6) / 1e6,
+      query: ask.query,
+      expect: ask.expect,
+      required: ask.required ?? ask.expect,
+      stale: ask.stale,
+      ...(ask.category !== undefined ? { category: ask.category } : {}),
     });
+  }
+  return asks;
 }
 
 export function buildResults(experiment: Experiment, trials: Trial[], manifest: Manifest): ExperimentResults {

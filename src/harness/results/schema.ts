@@ -52,6 +52,7 @@ export const rowTrialSchema = z.object({
 
 const askInfoSchema = z.object({
   id: z.string(),
+  hour: z.number(),
   query: z.string(),
   expect: z.array(z.string()),
   required: z.array(z.string()),

@@ -26,6 +26,8 @@ export interface Manifest {
 
 export interface AskInfo {
   id: string;
+  /** Hours from the scenario's start to the ask, as the file declares it (before any seed's jitter). */
+  hour: number;
   query: string;
   expect: string[];
   required: string[];

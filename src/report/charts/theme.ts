@@ -15,5 +15,6 @@ export const CHART_CONFIG: Config = {
 
 /** Ablation colours keyed by name in report order, so one ablation has one colour in every chart. */
 export function ablationColor(ablations: readonly string[]): { domain: string[]; scheme: string } {
-  return { domain: [...ablations], scheme: "tableau10" };
+  // Ten colours repeat from the eleventh ablation on; twenty keep every ablation distinct.
+  return { domain: [...ablations], scheme: ablations.length <= 10 ? "tableau10" : "category20" };
 }

@@ -72,28 +72,26 @@ describe("experimentCharts", () => {
     expect(keyMetrics(["recall_any@10", "recall_any@3", "mrr", "tokens"])).toEqual(["recall_any@3", "mrr"]);
   });
 
-  it("draws recall along the timeline as the mean over seeds of each ask, in timeline order", () => {
+  it("draws recall over simulated time as the mean over seeds of the asks at each moment", () => {
     const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
     const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.ablation === "relevance-only");
-    expect(points.map((p) => p.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The hand-made asks happen on days 1 to 6.
+    expect(points.map((p) => p.day)).toEqual([1, 2, 3, 4, 5, 6]);
     // relevance-only, ask t2 (index 1): rank 1 + ((1 + seed) % 3) → 3 for seed 1, 1 for seed 2 → recall@1 = 0, 1.
     expect(points[1]!.recall).toBe(0.5);
     // asks from index 3 on are ranked 4 + index or not at all: never in the top 1.
     expect(points.slice(3).map((p) => p.recall)).toEqual([0, 0, 0]);
   });
 
-  it("averages long timelines over at most 40 windows", () => {
-    const long: ExperimentResults = structuredClone(results);
-    const scenario = long.experiment.scenarios[0]!;
-    const template = scenario.asks[0]!;
-    scenario.asks = Array.from({ length: 100 }, (_, i) => ({ ...template, id: `long${i}` }));
-    for (const trial of long.trials.filter((t) => t.scenario === scenario.name)) {
-      trial.asks = scenario.asks.map((a, i) => ({ ...trial.asks[0]!, ask: a.id, ranks: [i % 2 === 0 ? 1 : null] }));
-    }
-    const chart = experimentCharts(long, summary).find((c) => c.name === "recall-over-time")!;
-    const points = dataOf(chart.spec).filter((v) => v.scenario === scenario.name && v.ablation === "full");
-    expect(points).toHaveLength(40);
-    expect(points.every((p) => (p.recall as number) >= 0 && (p.recall as number) <= 1)).toBe(true);
+  it("gives asks at one moment one point, and leaves out scenarios whose asks all happen at once", () => {
+    const together: ExperimentResults = structuredClone(results);
+    const [first, second] = together.experiment.scenarios;
+    first!.asks = first!.asks.map((a, i) => ({ ...a, hour: i < 2 ? 24 : 48 }));
+    second!.asks = second!.asks.map((a) => ({ ...a, hour: 100 }));
+    const chart = experimentCharts(together, summary).find((c) => c.name === "recall-over-time")!;
+    const data = dataOf(chart.spec);
+    expect(data.filter((v) => v.scenario === first!.name && v.ablation === "full").map((p) => p.day)).toEqual([1, 2]);
+    expect(data.some((v) => v.scenario === second!.name)).toBe(false);
   });
 
   it("limits the breakdown to the largest moves per ablation, falling out of the ranking first", () => {

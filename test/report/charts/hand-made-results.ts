@@ -18,6 +18,7 @@ function scenario(name: string, count: number, prefix: string): ScenarioInfo {
     targets: [],
     asks: Array.from({ length: count }, (_, i) => ({
       id: `${prefix}${i + 1}`,
+      hour: 24 * (i + 1),
       query: i === 1 ? `What did I say about <b>tea</b> & "coffee" on day ${i + 1}?` : `Question ${i + 1} of ${name}`,
       expect: [`${prefix}-m${i + 1}`],
       required: i % 3 === 2 ? [] : [`${prefix}-m${i + 1}`],
