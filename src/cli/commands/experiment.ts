@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
+import { removeJournal } from "../../harness/runner/run.js";
 import { renderReports, writeReports } from "../../report/render.js";
 import type { ExperimentArgs } from "../app.js";
 import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
@@ -25,10 +26,12 @@ export async function experimentCommand(args: ExperimentArgs, log: Log, root = p
     if (args.shard) {
       const out = join(RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
       writeFileAtomicSync(out, serialiseResults(results));
+      removeJournal(JOURNAL_DIR, loaded, args.shard);
       log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
       continue;
     }
     const outcome = writeResults(resultsFile(loaded.spec.name), results);
+    removeJournal(JOURNAL_DIR, loaded);
     log(`${loaded.spec.name}: ${results.trials.length} trials in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${resultsFile(loaded.spec.name)} ${outcome}`);
   }
   if (args.shard) return;

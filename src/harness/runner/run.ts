@@ -57,6 +57,14 @@ export function journalFile(dir: string, experiment: Experiment, shard?: RunOpti
   return join(dir, `${experiment.spec.name}-${version}${shardTag}.ndjson`);
 }
 
+/**
+ * Removes a finished run's journal. The caller does this once the results are safely on disk, so
+ * a failure between the last trial and the write still leaves the run resumable.
+ */
+export function removeJournal(dir: string, experiment: Experiment, shard?: RunOptions["shard"]): void {
+  new Journal(journalFile(dir, experiment, shard)).remove();
+}
+
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const inputs = shardOf(trialInputs(experiment), options.shard);
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
@@ -89,6 +97,5 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
 
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
-  journal?.remove();
   return trials;
 }

@@ -4,7 +4,7 @@ import { type Experiment, loadExperiment } from "../../../src/harness/experiment
 import { serialiseResults } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
-import { runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
+import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
 
@@ -92,8 +92,9 @@ describe("runTrials", () => {
       const resumed = await runTrials(experiment, { workers: 1, journalDir: dir, onProgress: (done) => progress.push(done) });
       expect(progress[0]).toBe(5);
       expect(serialiseResults(resultsOf(experiment, resumed))).toBe(reference);
-      // A finished run leaves no journal behind.
-      expect(existsSync(journalFile(dir))).toBe(false);
+      // The journal stays until the caller has written the results, then goes.
+      expect(existsSync(journalFile(dir))).toBe(true);
+      removeJournal(dir, experiment);
       expect(readdirSync(dir)).toEqual([]);
     });
 
