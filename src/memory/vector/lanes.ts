@@ -1,8 +1,11 @@
 /**
- * The one definition of a dot product used everywhere in src/memory: float64 products summed in
- * eight interleaved lanes (element i goes to lane i mod 8), lanes combined pairwise. Summing in
- * lanes is what lets the SIMD kernel (simd-dots.ts) keep four independent accumulators; fixing
- * the order here means the kernel, the plain-JS path and `relevanceScore` agree bit for bit.
+ * The one definition of a dot product used everywhere in src/memory: float32 arithmetic (both
+ * inputs rounded to float32, every product and every sum rounded to float32), summed in eight
+ * interleaved lanes (element i goes to lane i mod 8), lanes combined pairwise. Float32 is what
+ * lets the SIMD kernel (simd-dots.ts) multiply four lanes per instruction and keep pace with
+ * memory; fixing the rounding and the order here means the kernel, the plain-JS path and
+ * `relevanceScore` agree bit for bit. (A float64 product of two float32 values is exact, and a
+ * float64 sum of two rounds correctly to float32, so `Math.fround` reproduces f32 hardware.)
  */
 export function dotLanes(
   a: ArrayLike<number>,
@@ -11,6 +14,7 @@ export function dotLanes(
   bOffset: number,
   n: number,
 ): number {
+  const f = Math.fround;
   let l0 = 0;
   let l1 = 0;
   let l2 = 0;
@@ -24,24 +28,26 @@ export function dotLanes(
   for (; i < end8; i += 8) {
     const x = aOffset + i;
     const y = bOffset + i;
-    l0 += a[x] * b[y];
-    l1 += a[x + 1] * b[y + 1];
-    l2 += a[x + 2] * b[y + 2];
-    l3 += a[x + 3] * b[y + 3];
-    l4 += a[x + 4] * b[y + 4];
-    l5 += a[x + 5] * b[y + 5];
-    l6 += a[x + 6] * b[y + 6];
-    l7 += a[x + 7] * b[y + 7];
+    l0 = f(l0 + f(f(a[x]) * f(b[y])));
+    l1 = f(l1 + f(f(a[x + 1]) * f(b[y + 1])));
+    l2 = f(l2 + f(f(a[x + 2]) * f(b[y + 2])));
+    l3 = f(l3 + f(f(a[x + 3]) * f(b[y + 3])));
+    l4 = f(l4 + f(f(a[x + 4]) * f(b[y + 4])));
+    l5 = f(l5 + f(f(a[x + 5]) * f(b[y + 5])));
+    l6 = f(l6 + f(f(a[x + 6]) * f(b[y + 6])));
+    l7 = f(l7 + f(f(a[x + 7]) * f(b[y + 7])));
   }
   const rest = n - end8;
   const x = aOffset + end8;
   const y = bOffset + end8;
-  if (rest > 0) l0 += a[x] * b[y];
-  if (rest > 1) l1 += a[x + 1] * b[y + 1];
-  if (rest > 2) l2 += a[x + 2] * b[y + 2];
-  if (rest > 3) l3 += a[x + 3] * b[y + 3];
-  if (rest > 4) l4 += a[x + 4] * b[y + 4];
-  if (rest > 5) l5 += a[x + 5] * b[y + 5];
-  if (rest > 6) l6 += a[x + 6] * b[y + 6];
-  return ((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 + l7));
+  if (rest > 0) l0 = f(l0 + f(f(a[x]) * f(b[y])));
+  if (rest > 1) l1 = f(l1 + f(f(a[x + 1]) * f(b[y + 1])));
+  if (rest > 2) l2 = f(l2 + f(f(a[x + 2]) * f(b[y + 2])));
+  if (rest > 3) l3 = f(l3 + f(f(a[x + 3]) * f(b[y + 3])));
+  if (rest > 4) l4 = f(l4 + f(f(a[x + 4]) * f(b[y + 4])));
+  if (rest > 5) l5 = f(l5 + f(f(a[x + 5]) * f(b[y + 5])));
+  if (rest > 6) l6 = f(l6 + f(f(a[x + 6]) * f(b[y + 6])));
+  const even = f(f(l0 + l2) + f(l4 + l6));
+  const odd = f(f(l1 + l3) + f(l5 + l7));
+  return f(even + odd);
 }

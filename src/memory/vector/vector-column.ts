@@ -17,7 +17,7 @@ const MAX_PAGES = 65_536;
 interface WasmBacking {
   memory: WebAssembly.Memory;
   dots: DotsKernel;
-  /** Byte offset of the query (float64 × dim); vectors start right after it. */
+  /** Byte offset of the query (float32 × dim); vectors start right after it. */
   queryAt: number;
   vectorsAt: number;
 }
@@ -86,9 +86,9 @@ export class VectorColumn {
       return out;
     }
     const { memory, dots, queryAt, vectorsAt } = this.wasm;
-    const outAt = vectorsAt + this.capacity * dim * 4;
+    const outAt = resultsAt(vectorsAt, this.capacity, dim);
     const buffer = memory.buffer;
-    new Float64Array(buffer, queryAt, dim).set(query);
+    new Float32Array(buffer, queryAt, dim).set(query);
     dots(vectorsAt, dim, count, queryAt, outAt);
     return new Float64Array(buffer, outAt, count);
   }
@@ -96,12 +96,12 @@ export class VectorColumn {
   private wantsSimd(capacity: number): boolean {
     if (this.simd === "never") return false;
     if (this.simd === "auto" && capacity * this.dim < SIMD_MIN_FLOATS) return false;
-    return wasmBytesFor(align16(this.dim * 8), capacity, this.dim) <= MAX_PAGES * PAGE;
+    return wasmBytesFor(align16(this.dim * 4), capacity, this.dim) <= MAX_PAGES * PAGE;
   }
 
   private moveToWasm(capacity: number): void {
     const queryAt = 0;
-    const vectorsAt = align16(this.dim * 8);
+    const vectorsAt = align16(this.dim * 4);
     const memory = new WebAssembly.Memory({ initial: 1 });
     const dots = instantiateDots(memory);
     if (dots === null) return; // no SIMD here: stay on the JS path
@@ -126,7 +126,10 @@ export class VectorColumn {
 
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
+/** Results follow the vectors, aligned for float64 (capacity × dim floats can be odd). */
+const resultsAt = (vectorsAt: number, capacity: number, dim: number) => align16(vectorsAt + capacity * dim * 4);
+
 /** Query, then vectors, then one float64 result per slot. */
 function wasmBytesFor(vectorsAt: number, capacity: number, dim: number): number {
-  return vectorsAt + capacity * dim * 4 + capacity * 8;
+  return resultsAt(vectorsAt, capacity, dim) + capacity * 8;
 }

@@ -13,12 +13,33 @@ function randomVectors(count: number, dim: number, seed: number): number[][] {
   return Array.from({ length: count }, () => Array.from({ length: dim }, next));
 }
 
+describe("dotLanes", () => {
+  it("rounds both inputs to float32", () => {
+    expect(dotLanes([0.1], 0, [1], 0, 1)).toBe(Math.fround(0.1));
+    expect(dotLanes([0.1], 0, [1], 0, 1)).not.toBe(0.1);
+  });
+
+  it("accumulates each lane in float32: 2^24 + 1 stays 2^24", () => {
+    // Elements 0 and 8 share lane 0; float64 would keep the 1.
+    const a = [2 ** 24, 0, 0, 0, 0, 0, 0, 0, 1];
+    expect(dotLanes(a, 0, new Array(9).fill(1), 0, 9)).toBe(2 ** 24);
+  });
+
+  it("combines the lanes pairwise in float32, even lanes before odd", () => {
+    // Lanes 0 and 2 cancel before 1 can be lost against 2^24; lane 1 joins last, rounded away.
+    const a = [2 ** 24, 1, -(2 ** 24), 0, 0, 0, 0, 0];
+    expect(dotLanes(a, 0, new Array(8).fill(1), 0, 8)).toBe(1);
+    const b = [2 ** 24, 0, 0, 1, 0, 0, 0, 0];
+    expect(dotLanes(b, 0, new Array(8).fill(1), 0, 8)).toBe(2 ** 24);
+  });
+});
+
 describe("vector column", () => {
   it("assembles a valid WebAssembly SIMD module", () => {
     expect(WebAssembly.validate(simdDotsModuleBytes())).toBe(true);
   });
 
-  it.each([1, 3, 7, 8, 9, 16, 23, 384])("computes the same dots bit for bit in SIMD and in JS (dim %i)", (dim) => {
+  it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])("computes the same dots bit for bit in SIMD and in JS (dim %i)", (dim) => {
     const js = new VectorColumn(dim, 4, "never");
     const simd = new VectorColumn(dim, 4, "always");
     const vectors = randomVectors(200, dim, dim);
@@ -34,6 +55,16 @@ describe("vector column", () => {
     const b = Array.from(simd.dots(query, vectors.length));
     expect(b).toEqual(a);
     expect(a[5]).toBe(dotLanes(query, 0, Float32Array.from(vectors[5]), 0, dim));
+  });
+
+  it("rounds in float32 in the SIMD kernel too", () => {
+    const column = new VectorColumn(9, 1, "always");
+    column.set(0, [2 ** 24, 0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(column.usesSimd).toBe(true);
+    expect(column.dots(new Array(9).fill(1), 1)[0]).toBe(2 ** 24);
+    const single = new VectorColumn(1, 1, "always");
+    single.set(0, [1]);
+    expect(single.dots([0.1], 1)[0]).toBe(Math.fround(0.1));
   });
 
   it("keeps every vector when it grows into wasm memory", () => {
