@@ -4,24 +4,15 @@ import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLocomo } from "../../../src/datasets/locomo/load.js";
 import { LOCOMO_COMMIT, LOCOMO_SHA256 } from "../../../src/datasets/locomo/messages.js";
-import { UserError } from "../../../src/shared/errors.js";
 import { fixtureSamples, writeTemp } from "./fixture.js";
+import { userError } from "../../helpers/user-error.js";
 
-function errorOf(run: () => unknown): UserError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UserError) return error;
-    throw error;
-  }
-  throw new Error("expected a UserError");
-}
 
 const sha256Of = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 describe("loadLocomo", () => {
   it("tells the user where to get a missing file and how to pass it", () => {
-    const error = errorOf(() => loadLocomo("nowhere/locomo10.json"));
+    const error = userError(() => loadLocomo("nowhere/locomo10.json"));
     expect(error.message).toBe(
       "nowhere/locomo10.json: LoCoMo data file not found. Download data/locomo10.json from the public " +
         `snap-research/LoCoMo repository on GitHub (commit ${LOCOMO_COMMIT}) and pass its path with --locomo PATH`,
@@ -32,7 +23,7 @@ describe("loadLocomo", () => {
 
   it("refuses a file other than the pinned one, saying both hashes and how to accept it", () => {
     const path = writeTemp(fixtureSamples());
-    const error = errorOf(() => loadLocomo(path));
+    const error = userError(() => loadLocomo(path));
     expect(error.message).toContain(`${path}: LoCoMo data file has sha256 ${sha256Of(path)}, expected ${LOCOMO_SHA256}`);
     expect(error.message).toContain("--accept-locomo-hash");
     expect(error.message).toContain("expectedSha256: false");
@@ -49,12 +40,12 @@ describe("loadLocomo", () => {
   it("checks the hash against an explicitly expected one", () => {
     const path = writeTemp(fixtureSamples());
     const other = "0".repeat(64);
-    expect(errorOf(() => loadLocomo(path, { expectedSha256: other })).message).toContain(`expected ${other}.`);
+    expect(userError(() => loadLocomo(path, { expectedSha256: other })).message).toContain(`expected ${other}.`);
   });
 
   it("names the file when it is not JSON", () => {
     const path = writeTemp("[{ not json");
-    const error = errorOf(() => loadLocomo(path, { expectedSha256: false }));
+    const error = userError(() => loadLocomo(path, { expectedSha256: false }));
     expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the LoCoMo data file is not valid JSON \\(`));
   });
 
@@ -62,14 +53,14 @@ describe("loadLocomo", () => {
     const data = fixtureSamples();
     (data[0].qa[2] as { evidence: unknown }).evidence = "D1:1";
     const path = writeTemp(data);
-    expect(errorOf(() => loadLocomo(path, { expectedSha256: false })).message).toContain(
+    expect(userError(() => loadLocomo(path, { expectedSha256: false })).message).toContain(
       `${path}: not a LoCoMo data file: at [0].qa[2].evidence:`,
     );
   });
 
   it("reports a path that cannot be read as a file", () => {
     const dir = dirname(writeTemp("[]"));
-    const error = errorOf(() => loadLocomo(dir));
+    const error = userError(() => loadLocomo(dir));
     expect(error.message).toBe(`${dir}: cannot read the LoCoMo data file (EISDIR)`);
   });
 });

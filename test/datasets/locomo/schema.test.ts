@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseLocomo } from "../../../src/datasets/locomo/load.js";
 import { formatJsonPath } from "../../../src/datasets/locomo/schema.js";
-import { UserError } from "../../../src/shared/errors.js";
 import { fixtureSamples, LEAKY_QUERY } from "./fixture.js";
+import { userError } from "../../helpers/user-error.js";
 
-function errorOf(run: () => unknown): UserError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UserError) return error;
-    throw error;
-  }
-  throw new Error("expected a UserError");
-}
 
 describe("parseLocomo", () => {
   it("lists sessions in numeric order from the session keys, ignoring dates of sessions that do not exist", () => {
@@ -49,7 +40,7 @@ describe("parseLocomo", () => {
   it("names the file and the path inside it when a turn is malformed", () => {
     const data = fixtureSamples();
     (data[0].conversation.session_2[1] as { dia_id: string }).dia_id = "turn two";
-    const error = errorOf(() => parseLocomo(data, "data/x.json"));
+    const error = userError(() => parseLocomo(data, "data/x.json"));
     expect(error.message).toMatch(/^data\/x\.json: not a LoCoMo data file: at \[0\]\.conversation\.session_2\[1\]\.dia_id: /);
     expect(error.message).toContain('"D1:3"');
     expect(error.exitCode).toBe(2);
@@ -58,13 +49,13 @@ describe("parseLocomo", () => {
   it("requires a readable date for every session that has turns", () => {
     const missing = fixtureSamples();
     delete (missing[1].conversation as Record<string, unknown>).session_2_date_time;
-    expect(errorOf(() => parseLocomo(missing, "f.json")).message).toContain(
+    expect(userError(() => parseLocomo(missing, "f.json")).message).toContain(
       "at [1].conversation.session_2_date_time: missing the date of session_2",
     );
 
     const garbled = fixtureSamples();
     garbled[0].conversation.session_10_date_time = "March 1st";
-    expect(errorOf(() => parseLocomo(garbled, "f.json")).message).toContain(
+    expect(userError(() => parseLocomo(garbled, "f.json")).message).toContain(
       'at [0].conversation.session_10_date_time: expected a date such as "1:56 pm on 8 May, 2023", got "March 1st"',
     );
   });
@@ -72,26 +63,26 @@ describe("parseLocomo", () => {
   it("rejects a category outside 1–5 and a sample id unusable as a scenario name", () => {
     const category = fixtureSamples();
     category[0].qa[0].category = 6;
-    expect(errorOf(() => parseLocomo(category, "f.json")).message).toContain("at [0].qa[0].category:");
+    expect(userError(() => parseLocomo(category, "f.json")).message).toContain("at [0].qa[0].category:");
 
     const id = fixtureSamples();
     id[1].sample_id = "conv b";
-    expect(errorOf(() => parseLocomo(id, "f.json")).message).toContain("at [1].sample_id: expected a sample id");
+    expect(userError(() => parseLocomo(id, "f.json")).message).toContain("at [1].sample_id: expected a sample id");
   });
 
   it("rejects a conversation with no sessions and observation keys of another shape", () => {
     const empty = fixtureSamples();
     empty[1].conversation = { speaker_a: "Cy", speaker_b: "Di" } as (typeof empty)[1]["conversation"];
-    expect(errorOf(() => parseLocomo(empty, "f.json")).message).toContain("at [1].conversation: expected at least one");
+    expect(userError(() => parseLocomo(empty, "f.json")).message).toContain("at [1].conversation: expected at least one");
 
     const observations = fixtureSamples();
     (observations[1] as Record<string, unknown>).observation = { notes: {} };
-    expect(errorOf(() => parseLocomo(observations, "f.json")).message).toContain("at [1].observation.notes:");
+    expect(userError(() => parseLocomo(observations, "f.json")).message).toContain("at [1].observation.notes:");
   });
 
   it("rejects a file that is not a list of samples", () => {
-    expect(errorOf(() => parseLocomo({ samples: [] }, "f.json")).message).toMatch(/^f\.json: not a LoCoMo data file: at the top level: /);
-    expect(errorOf(() => parseLocomo([], "f.json")).message).toContain("expected a list of LoCoMo samples");
+    expect(userError(() => parseLocomo({ samples: [] }, "f.json")).message).toMatch(/^f\.json: not a LoCoMo data file: at the top level: /);
+    expect(userError(() => parseLocomo([], "f.json")).message).toContain("expected a list of LoCoMo samples");
   });
 });
 

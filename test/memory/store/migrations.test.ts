@@ -9,6 +9,7 @@ import { vectorToBlob } from "../../../src/memory/store/schema.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { isUserError } from "../../../src/shared/errors.js";
 import { T0, tempPath, tokenizer } from "../helpers.js";
+import { userError } from "../../helpers/user-error.js";
 
 function v1File(wal = false): string {
   const file = tempPath();
@@ -131,13 +132,7 @@ describe("migrations", () => {
     db.pragma("user_version = 99");
     db.close();
     const before = snapshot(file);
-    let error: unknown;
-    try {
-      openStore(file, { tokenizer });
-    } catch (e) {
-      error = e;
-    }
-    expect(isUserError(error)).toBe(true);
+    const error = userError(() => openStore(file, { tokenizer }));
     expect((error as Error).message).toContain(file);
     expect((error as Error).message).toMatch(/schema version 99, newer than the 3/);
     expect(snapshot(file)).toEqual(before);

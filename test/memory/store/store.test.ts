@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
-import { isUserError } from "../../../src/shared/errors.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
+import { userError } from "../../helpers/user-error.js";
 
 const fact = { scope: "ana", kind: "semantic" as const, createdAt: T0 };
 
@@ -152,13 +152,7 @@ describe("files", () => {
   it("refuses a file that is not SQLite with a UserError naming it", () => {
     const file = tempPath("notes.sqlite");
     writeFileSync(file, "this is not a database, just some text that is long enough ".repeat(20));
-    let error: unknown;
-    try {
-      openStore(file, { tokenizer });
-    } catch (e) {
-      error = e;
-    }
-    expect(isUserError(error)).toBe(true);
+    const error = userError(() => openStore(file, { tokenizer }));
     expect((error as Error).message).toContain(file);
   });
 
