@@ -142,7 +142,6 @@ function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log
       query: { text: q.text, ...(q.vector ? { embedding: { model: BENCH_MODEL, vector: q.vector } } : {}) },
       now: q.now,
       policy,
-      rankDepth: K,
     });
     const naive = naiveBm25Baseline(reader, BENCH_SCOPE, streamBm25Policy.score);
     // Past 100k a naive query takes seconds: one agreement query and no warm-up there.
@@ -199,7 +198,7 @@ function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log
 export function agrees(store: MemoryStore, naive: ReturnType<typeof naiveBm25Baseline>, queries: BenchQuery[]): boolean {
   const policy = { ...streamBm25Policy, touch: false };
   return queries.every((q) => {
-    const block = retrieve(store, { scope: BENCH_SCOPE, query: { text: q.text }, now: q.now, policy, rankDepth: K });
+    const block = retrieve(store, { scope: BENCH_SCOPE, query: { text: q.text }, now: q.now, policy });
     const ids = block.sections[0].kept;
     const expected = naive.topK(q.text, q.now, K);
     return ids.length === expected.length && ids.every((id, i) => id === expected[i]);

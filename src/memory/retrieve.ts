@@ -9,8 +9,8 @@ import {
   RELEVANCE_BACKENDS,
   type RelevanceScores,
 } from "./relevance/index.js";
-import { type Candidates, pickCandidates, precedence, scoreCandidates, topByPrecedence } from "./rank.js";
-import { BoundedSection, canRankBounded } from "./rank-bounded.js";
+import type { Candidates } from "./rank/candidates.js";
+import { type Located, SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
 import {
@@ -38,6 +38,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   }
 
   const index = store.index(request.scope);
+  const located = index === undefined ? [] : locatedSlots(index, request.locate ?? []);
   const relevanceCache = new Map<string, RelevanceScores>();
   const relevanceFor = (config: ScoreConfig): RelevanceScores => {
     const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
@@ -54,14 +55,8 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
     if (index === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const kind = name === "pooled" ? null : KIND_CODE[name];
-    const relevance = relevanceFor(config);
-    // A prefix is enough when rankDepth is set: rank it in one bounded pass instead of scoring,
-    // storing and ordering every candidate. Both give the same sections.
-    const ranking: SectionRanking =
-      request.rankDepth !== undefined && canRankBounded(config)
-        ? new BoundedSection(index, kind, rule, config, relevance, now, initialDepth(rule, request.rankDepth))
-        : fullRanking(index, scoreCandidates(index, kind, rule, config, relevance, now), rule.order);
-    return buildSection(index, name, rule, ranking, request.rankDepth);
+    const ranking = new SectionRanking(index, kind, rule, config, relevanceFor(config), now);
+    return buildSection(index, name, rule, ranking, located);
   });
 
   if (policy.touch && index !== undefined) {
@@ -76,30 +71,11 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   };
 }
 
-/** A section's candidates, ordered on demand to any depth. */
-interface SectionRanking {
-  count: number;
-  /** The cheapest candidate's token cost. */
-  minCost: number;
-  /** The first min(depth, count) candidates in section order. */
-  top(depth: number): Candidates;
-}
-
-function fullRanking(index: ScopeIndex, candidates: Candidates, order: SectionRule["order"]): SectionRanking {
-  const precedes = precedence(index, candidates, order);
-  let minCost = Number.POSITIVE_INFINITY;
-  for (const slot of candidates.slots) minCost = Math.min(minCost, index.tokens[slot]);
-  const count = candidates.slots.length;
-  return {
-    count,
-    minCost,
-    top: (depth) => pickCandidates(candidates, topByPrecedence(count, depth, precedes)),
-  };
-}
-
-/** How deep a section is ordered before fitting, when only a prefix is asked for. */
-function initialDepth(rule: SectionRule, rankDepth: number): number {
-  return Math.max(rankDepth, rule.limit, 1);
+function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {
+  return ids.flatMap((id) => {
+    const slot = index.slotOf(id);
+    return slot === undefined ? [] : [slot];
+  });
 }
 
 function buildSection(
@@ -107,35 +83,42 @@ function buildSection(
   name: SectionName,
   rule: SectionRule,
   ranking: SectionRanking,
-  rankDepth: number | undefined,
+  located: readonly number[],
 ): { section: Section; lines: string[] } {
-  const { count, minCost } = ranking;
   const tokensOf = (order: Candidates) => (p: number) => index.tokens[order.slots[p]];
-  // Order only as deep as fitting needs; deepen when `skip` walks past the prefix.
-  let depth = rankDepth === undefined ? count : initialDepth(rule, rankDepth);
+  // Order only as deep as fitting needs; deepen when `skip` walks past the prefix. A prefix
+  // shorter than asked for holds every candidate.
+  let depth = Math.max(rule.limit, 1);
   let order = ranking.top(depth);
-  let fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
-  while (!fit.complete && order.slots.length < count) {
+  let fit = fitSection(order.slots.length, tokensOf(order), rule, ranking.minCost);
+  while (!fit.complete && order.slots.length === depth) {
     depth *= 4;
     order = ranking.top(depth);
-    fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
+    fit = fitSection(order.slots.length, tokensOf(order), rule, ranking.minCost);
   }
-  const reported = rankDepth === undefined ? count : Math.max(rankDepth, fit.examined);
-  const ranked: RankedMemory[] = [];
-  for (let i = 0; i < Math.min(reported, order.slots.length); i++) {
-    const slot = order.slots[i];
-    ranked.push({
+  const entry = (c: Candidates, i: number, rank: number): RankedMemory => {
+    const slot = c.slots[i];
+    return {
       id: index.ids[slot],
       kind: KINDS[index.kind[slot]],
       source: index.sources[slot],
-      rank: i + 1,
+      rank,
       tokens: index.tokens[slot],
-      rel: order.rel[i],
-      rec: order.rec[i],
-      imp: order.imp[i],
-      total: order.total[i],
-    });
-  }
+      rel: c.rel[i],
+      rec: c.rec[i],
+      imp: c.imp[i],
+      total: c.total[i],
+    };
+  };
+  const ranked: RankedMemory[] = [];
+  for (let i = 0; i < fit.examined; i++) ranked.push(entry(order, i, i + 1));
+  // Located memories beyond what fitting examined join the report at their own ranks.
+  const deeper = ranking
+    .rankOf(located)
+    .filter((l: Located) => l.rank > fit.examined)
+    .sort((a, b) => a.rank - b.rank);
+  for (const l of deeper) ranked.push(entry(l.entry, 0, l.rank));
+
   const keptPositions = new Set(fit.kept);
   const kept = fit.kept.map((p) => ranked[p].id);
   const dropped = ranked.filter((_, p) => !keptPositions.has(p)).map((r) => r.id);

@@ -134,7 +134,10 @@ export type SectionName = Kind | "pooled";
 
 export interface Section {
   name: SectionName;
-  /** The full ordering the section was filled from, with score breakdowns. */
+  /**
+   * The head of the ordering the section was filled from, as deep as filling looked, then any
+   * located memories that place deeper; each with its rank and score breakdown.
+   */
   ranked: RankedMemory[];
   /** Ids that reached the block, in block order. */
   kept: string[];
@@ -156,11 +159,11 @@ export interface RetrieveRequest {
   now: number;
   policy: RetrievalPolicy;
   /**
-   * How many ranked entries each section reports. Absent: the full ordering of every candidate
-   * (what rank metrics need on small stores). A number: at least that many plus every entry
-   * examined while filling the section, found by top-k selection instead of a full sort.
+   * Memory ids whose rank and score breakdown each section should report however deep they
+   * place, for evaluation (where did the gold memories rank?). Ids that are not candidates of a
+   * section, or not stored, are left out.
    */
-  rankDepth?: number;
+  locate?: readonly string[];
 }
 
 /** A chat turn to be written back as an episodic memory. */

@@ -18,7 +18,7 @@ describe("naive baseline", () => {
     const queries = data.queries(25);
     for (const q of queries) {
       const policy = { ...streamBm25Policy, touch: false };
-      const block = retrieve(store, { scope: BENCH_SCOPE, query: { text: q.text }, now: q.now, policy, rankDepth: 5 });
+      const block = retrieve(store, { scope: BENCH_SCOPE, query: { text: q.text }, now: q.now, policy });
       expect(naive.topK(q.text, q.now, 5)).toEqual(block.sections[0].kept);
     }
     expect(agrees(store, naive, queries)).toBe(true);

@@ -28,12 +28,14 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
   const { scenario, policy } = input;
   const store = openStore(":memory:", { tokenizer });
   const stale = new StaleTracker();
+  const standIns = new SourceIndex();
   const asks: AskResult[] = [];
   try {
     for (const event of buildTimeline(scenario, input.seed, input.variation)) {
       if (event.type === "remember") {
         store.rememberMany(event.memories);
         stale.record(event.memories);
+        standIns.record(event.memories);
         continue;
       }
       const { ask, at } = event;
@@ -45,6 +47,8 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
         },
         now: at,
         policy,
+        // Rank metrics need each gold memory's rank however deep it places.
+        locate: ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]),
       });
       asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale)));
       writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
@@ -72,6 +76,20 @@ class StaleTracker {
     const out = new Set([...declared, ...this.corrected]);
     for (const [id, at] of this.expiry) if (at <= now) out.add(id);
     return out;
+  }
+}
+
+/** Which memories came from which source turn, for asks whose gold ids are turns (matchSource). */
+class SourceIndex {
+  private bySource = new Map<string, string[]>();
+  record(memories: { id?: string; source?: string | null }[]): void {
+    for (const m of memories) {
+      if (!m.id || !m.source) continue;
+      for (const turn of m.source.split(",")) this.bySource.set(turn, [...(this.bySource.get(turn) ?? []), m.id]);
+    }
+  }
+  memoriesFrom(turn: string): string[] {
+    return this.bySource.get(turn) ?? [];
   }
 }
 

@@ -139,7 +139,7 @@ class SqliteMemoryStore implements MemoryStore {
     });
     if (found.length === 0) return;
     this.touchAll(ids, now);
-    for (const { index, slot } of found) index.lastAccessedAt[slot] = now;
+    for (const { index, slot } of found) index.touch(slot, now);
   }
 
   size(scope?: string): number {

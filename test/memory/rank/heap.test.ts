@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BoundedHeap, comparator, type Precedes } from "../../src/memory/heap.js";
+import { BoundedHeap, comparator, type Precedes } from "../../../src/memory/rank/heap.js";
 
 /** Larger key first, ties broken by smaller item: a strict total order over item indices. */
 const byKey =

@@ -1,0 +1,225 @@
+/**
+ * Ranking one section: its first candidates in section order, or the rank of given memories,
+ * visiting only memories that could place. The one ranker behind every retrieval.
+ *
+ * A candidate is a current memory of the section's kind (any kind when pooled), with relevance
+ * above 0 when the rule requires it. Candidates are visited in up to three ways:
+ * - `newest` order: the section's memories, each passed over when written before the bar;
+ * - memories that match the query (from the relevance backend's postings), or every memory when
+ *   the backend gives no postings (embeddings): each passed over when a bound on its total,
+ *   computed without its recency, is below the bar;
+ * - memories that match nothing: their total comes from recency and importance alone, so they are
+ *   walked from the scope's access order, one run per importance level, best first, and the walk
+ *   stops once no run's next entry can reach the bar (the threshold algorithm).
+ * The bar is the worst total a k-best heap holds, or the total of the memory being ranked, so the
+ * result is exactly what scoring every candidate and sorting would give, ties included.
+ */
+import type { RelevanceScores } from "../relevance/index.js";
+import type { ScoreConfig, SectionRule } from "../types.js";
+import { type Candidates, candidatePrecedes, emptyCandidates, pickCandidates, reserveCandidates } from "./candidates.js";
+import { BoundedHeap } from "./heap.js";
+import { SectionSignals, type SignalRange } from "./signals.js";
+import type { RankView } from "./view.js";
+
+/** A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk. */
+type Visit = (slot: number, raw: number) => number;
+
+export interface Located {
+  /** 1-based position in the section's order. */
+  rank: number;
+  entry: Candidates;
+}
+
+export class SectionRanking {
+  /** A lower bound on any candidate's line cost: quota left below it fits nothing more. */
+  readonly minCost: number;
+  /** Candidates scored so far (visited by a walk), across every call: what bounds saved shows here. */
+  visited = 0;
+  private readonly signals: SectionSignals;
+  private readonly byScore: boolean;
+
+  constructor(
+    private readonly view: RankView,
+    private readonly kind: number | null,
+    private readonly rule: SectionRule,
+    config: ScoreConfig,
+    private readonly relevance: RelevanceScores,
+    private readonly now: number,
+  ) {
+    this.byScore = rule.order === "score";
+    this.minCost = view.minTokens(kind);
+    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0);
+    // Min-max scaling needs each signal's range over every candidate before any total exists.
+    if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
+  }
+
+  /** The first min(depth, number of candidates) candidates in section order. */
+  top(depth: number): Candidates {
+    if (depth <= 0) return emptyCandidates(0);
+    const { view, byScore, signals } = this;
+    // Entries live in a pool; the heap holds the kept ones and `spare` is where the next
+    // candidate is scored (the one evicted or rejected becomes the next spare).
+    let pool = emptyCandidates(Math.min(depth, 64) + 1);
+    const precedes = (a: number, b: number) => candidatePrecedes(view, pool, a, b, byScore);
+    const heap = new BoundedHeap(depth, precedes);
+    let spare = 0;
+    this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
+      if (spare >= pool.slots.length) pool = reserveCandidates(pool, spare + 1, pool.slots.length);
+      signals.write(pool, spare, slot, raw);
+      if (!heap.full) {
+        heap.push(spare);
+        spare = heap.length;
+      } else if (precedes(spare, heap.worst)) {
+        spare = heap.replaceWorst(spare);
+      }
+      return heap.full ? this.key(pool, heap.worst) : Number.NEGATIVE_INFINITY;
+    });
+    return pickCandidates(pool, heap.sorted());
+  }
+
+  /** Where each of `slots` that is a candidate places, with its signals. */
+  rankOf(slots: readonly number[]): Located[] {
+    const targets = [...new Set(slots)].filter((slot) => this.isCandidate(slot));
+    if (targets.length === 0) return [];
+    const { view, byScore, signals } = this;
+    const pool = emptyCandidates(targets.length + 1);
+    const scratch = targets.length;
+    targets.forEach((slot, i) => signals.write(pool, i, slot, this.relevance.values[slot]));
+    const before = targets.map(() => 0);
+    // A candidate that comes before a target has at least the target's key.
+    const bar = Math.min(...targets.map((_, i) => this.key(pool, i)));
+    this.walk(bar, (slot, raw) => {
+      signals.write(pool, scratch, slot, raw);
+      targets.forEach((target, i) => {
+        if (slot !== target && candidatePrecedes(view, pool, scratch, i, byScore)) before[i]++;
+      });
+      return bar;
+    });
+    return targets.map((_, i) => ({ rank: before[i] + 1, entry: pickCandidates(pool, [i]) }));
+  }
+
+  /** What the bar is compared with: the total, or the write time for `newest`. */
+  private key(c: Candidates, at: number): number {
+    return this.byScore ? c.total[at] : this.view.createdAt[c.slots[at]];
+  }
+
+  private isCandidate(slot: number): boolean {
+    const { view, kind } = this;
+    if (slot < 0 || slot >= view.size || !this.isCurrent(slot)) return false;
+    if (kind !== null && view.kind[slot] !== kind) return false;
+    return !this.rule.requireRelevance || this.signals.relevance(this.relevance.values[slot]) > 0;
+  }
+
+  private isCurrent(slot: number): boolean {
+    return this.view.current[slot] === 1 && this.view.expiresAt[slot] > this.now;
+  }
+
+  /**
+   * Visits every candidate that could reach `bar` (the bar rising as `visit` returns it), each
+   * once; others may be passed over.
+   */
+  private walk(bar: number, visit: Visit): void {
+    const { values, matched } = this.relevance;
+    const { view, signals } = this;
+    const requireRelevance = this.rule.requireRelevance;
+    const consider = (slot: number, raw: number): void => {
+      if (!this.isCurrent(slot)) return;
+      if (this.kind !== null && view.kind[slot] !== this.kind) return;
+      const rel = signals.relevance(raw);
+      if (requireRelevance && !(rel > 0)) return;
+      if (this.byScore ? signals.cannotReach(slot, rel, bar) : view.createdAt[slot] < bar) return;
+      this.visited++;
+      bar = visit(slot, raw);
+    };
+    const relevantOnly = requireRelevance && matched !== null;
+    if (!this.byScore || matched === null) {
+      // Every memory of the section, unless only the matched ones can be candidates.
+      if (relevantOnly) for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
+      else this.forEachOfKind((slot) => consider(slot, values[slot]));
+      return;
+    }
+    for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
+    if (!requireRelevance) this.walkUnmatched(bar, visit);
+  }
+
+  /**
+   * The threshold walk over memories with relevance 0, from the access order. Each run's next
+   * entry bounds every later one; the walk takes the run with the best bound and stops when even
+   * that is below the bar. Dead entries, expired memories and matched ones (already visited) are
+   * passed over.
+   */
+  private walkUnmatched(bar: number, visit: Visit): void {
+    const { view, signals } = this;
+    const values = this.relevance.values;
+    const oldestFirst = signals.oldestFirst;
+    const runs = this.kinds().flatMap((kind) => view.accessOrder.runsOf(kind).map((run) => ({ kind, run })));
+    const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
+    const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
+    const boundAt = (r: number): number => {
+      const { kind, run } = runs[r];
+      return exhausted(r) ? Number.NaN : signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+    };
+    const bounds = runs.map((_, r) => boundAt(r));
+    for (;;) {
+      let best = -1;
+      for (let r = 0; r < runs.length; r++) {
+        // A bound that is not a number bounds nothing: such a run is walked first.
+        if (!exhausted(r) && (best === -1 || !(bounds[r] <= bounds[best]))) best = r;
+      }
+      if (best === -1 || bounds[best] < bar) return;
+      const { run } = runs[best];
+      const at = cursor[best];
+      cursor[best] += oldestFirst ? 1 : -1;
+      bounds[best] = boundAt(best);
+      const slot = run.slots[at];
+      if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
+      this.visited++;
+      bar = visit(slot, 0);
+    }
+  }
+
+  private kinds(): number[] {
+    return this.kind === null ? this.view.kindSlots.map((_, k) => k) : [this.kind];
+  }
+
+  private forEachOfKind(f: (slot: number) => void): void {
+    const { view, kind } = this;
+    if (kind === null) {
+      for (let slot = 0; slot < view.size; slot++) f(slot);
+      return;
+    }
+    const list = view.kindSlots[kind];
+    for (let i = 0; i < list.length; i++) f(list.slots[i]);
+  }
+
+  /** The largest raw relevance among the section's memories (bm25 divides by it). */
+  private largestRelevance(): number {
+    const { values, matched } = this.relevance;
+    let max = 0;
+    const consider = (slot: number) => {
+      if (values[slot] > max && this.isCurrent(slot) && (this.kind === null || this.view.kind[slot] === this.kind)) {
+        max = values[slot];
+      }
+    };
+    if (matched !== null) for (let i = 0; i < matched.length; i++) consider(matched[i]);
+    else this.forEachOfKind(consider);
+    return max;
+  }
+
+  /** Each signal's range over every candidate (the walk visits them all with no bar). */
+  private ranges(): { rel: SignalRange; rec: SignalRange; imp: SignalRange } {
+    const range = () => ({ min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY });
+    const out = { rel: range(), rec: range(), imp: range() };
+    const widen = (r: SignalRange, x: number) => {
+      if (x < r.min) r.min = x;
+      if (x > r.max) r.max = x;
+    };
+    this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
+      widen(out.rel, this.signals.relevance(raw));
+      widen(out.rec, this.signals.recency(slot));
+      widen(out.imp, this.signals.importance(slot));
+      return Number.NEGATIVE_INFINITY;
+    });
+    return out;
+  }
+}
