@@ -131,15 +131,18 @@ export class SectionRanking {
       this.visited++;
       bar = visit(slot, raw);
     };
-    const relevantOnly = requireRelevance && matched !== null;
-    if (!this.byScore || matched === null) {
-      // Every memory of the section, unless only the matched ones can be candidates.
-      if (relevantOnly) for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
-      else this.forEachOfKind((slot) => consider(slot, values[slot]));
+    if (matched !== null && (this.byScore || requireRelevance)) {
+      for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
+      if (this.byScore && !requireRelevance) this.walkUnmatched(bar, visit);
       return;
     }
-    for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
-    if (!requireRelevance) this.walkUnmatched(bar, visit);
+    // Every memory of the section: `newest` order, or relevance without postings.
+    const list = this.kind === null ? null : view.kindSlots[this.kind];
+    const count = list === null ? view.size : list.length;
+    for (let i = 0; i < count; i++) {
+      const slot = list === null ? i : list.slots[i];
+      consider(slot, values[slot]);
+    }
   }
 
   /**
@@ -182,27 +185,16 @@ export class SectionRanking {
     return this.kind === null ? this.view.kindSlots.map((_, k) => k) : [this.kind];
   }
 
-  private forEachOfKind(f: (slot: number) => void): void {
-    const { view, kind } = this;
-    if (kind === null) {
-      for (let slot = 0; slot < view.size; slot++) f(slot);
-      return;
-    }
-    const list = view.kindSlots[kind];
-    for (let i = 0; i < list.length; i++) f(list.slots[i]);
-  }
-
-  /** The largest raw relevance among the section's memories (bm25 divides by it). */
+  /** The largest raw relevance among the section's memories (bm25 divides by it; it has postings). */
   private largestRelevance(): number {
     const { values, matched } = this.relevance;
     let max = 0;
-    const consider = (slot: number) => {
+    const slots = matched ?? Int32Array.from({ length: this.view.size }, (_, slot) => slot);
+    for (const slot of slots) {
       if (values[slot] > max && this.isCurrent(slot) && (this.kind === null || this.view.kind[slot] === this.kind)) {
         max = values[slot];
       }
-    };
-    if (matched !== null) for (let i = 0; i < matched.length; i++) consider(matched[i]);
-    else this.forEachOfKind(consider);
+    }
     return max;
   }
 

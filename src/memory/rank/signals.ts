@@ -40,6 +40,12 @@ export class SectionSignals {
   /** ln(1 / decay) per kind, for the pow-free bound; NaN where that bound does not apply. */
   private readonly decayLog: number[];
   private readonly prunable: boolean;
+  // The weights, held apart: the bounds run for every candidate.
+  private readonly w0: number;
+  private readonly w1: number;
+  private readonly w2: number;
+  /** The recency that maximises w1 · recency: 1 when recency weighs for, 0 when against. */
+  private readonly bestRecency: number;
   private ranges: SignalRanges | null = null;
 
   constructor(
@@ -52,6 +58,8 @@ export class SectionSignals {
     this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
     this.decayLog = this.decayOf.map((d) => (d >= 0 && d < 1 ? -Math.log(d) : Number.NaN));
     this.prunable = config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
+    [this.w0, this.w1, this.w2] = config.weights;
+    this.bestRecency = this.w1 >= 0 ? 1 : 0;
   }
 
   /** Min-max scales every signal from now on (ranges measured over the section's candidates). */
@@ -93,10 +101,9 @@ export class SectionSignals {
    */
   cannotReach(slot: number, rel: number, bar: number): boolean {
     if (!this.prunable) return false;
-    const [, w1] = this.config.weights;
-    const imp = this.importance(slot);
-    if (this.sum(rel, w1 >= 0 ? 1 : 0, imp) < bar) return true;
-    if (!(w1 > 0)) return false;
+    const imp = importanceScore(this.view.importance[slot]);
+    if (this.sum(rel, this.bestRecency, imp) < bar) return true;
+    if (!(this.w1 > 0)) return false;
     const log = this.decayLog[this.view.kind[slot]];
     const units = (this.now - this.view.lastAccessedAt[slot]) / this.config.unitMs;
     if (Number.isNaN(log) || !(units > 0)) return false;
@@ -110,23 +117,19 @@ export class SectionSignals {
    */
   unmatchedBound(kind: number, key: number, minImportance: number, maxImportance: number): number {
     if (!this.prunable) return Number.POSITIVE_INFINITY;
-    const [, w1, w2] = this.config.weights;
     const rec = recencyScore(this.now, key, this.decayOf[kind], this.config.unitMs);
-    return this.sum(0, w1 >= 0 ? rec + RECENCY_MARGIN : rec - RECENCY_MARGIN, w2 >= 0 ? maxImportance : minImportance);
+    return this.sum(0, this.w1 >= 0 ? rec + RECENCY_MARGIN : rec - RECENCY_MARGIN, this.w2 >= 0 ? maxImportance : minImportance);
   }
 
   /** Whether recency counts against a memory, so that the oldest come first among equals. */
   get oldestFirst(): boolean {
-    return this.config.weights[1] < 0;
+    return this.w1 < 0;
   }
 
+  /** retrievalScore's own expression, on min-max scaled signals when the section scales them. */
   private sum(rel: number, rec: number, imp: number): number {
     const ranges = this.ranges;
-    return retrievalScore(
-      scale(rel, ranges && ranges.rel),
-      scale(rec, ranges && ranges.rec),
-      scale(imp, ranges && ranges.imp),
-      this.config.weights,
-    );
+    if (ranges === null) return this.w0 * rel + this.w1 * rec + this.w2 * imp;
+    return this.w0 * scale(rel, ranges.rel) + this.w1 * scale(rec, ranges.rec) + this.w2 * scale(imp, ranges.imp);
   }
 }
