@@ -6,7 +6,11 @@
 
 const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g;
 
+/** Any character that escaping changes (a leading `#` is checked apart). */
+const SPECIAL = /[&<>\n\r\v\f\u0085\u2028\u2029]/;
+
 export function escapeMemoryText(text: string): string {
+  if (!SPECIAL.test(text) && !text.startsWith("#")) return text;
   let out = text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -23,17 +23,20 @@ export class Posting {
 export class Postings {
   private readonly terms = new Map<string, Posting>();
 
-  /** Adds a document's words (with repeats) under `slot`. */
+  /**
+   * Adds a document's words (with repeats) under `slot`. Slots arrive in increasing order, so a
+   * repeated word finds its own slot at the end of its posting and only counts up there.
+   */
   add(slot: number, words: readonly string[]): void {
-    const tf = new Map<string, number>();
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    for (const [word, count] of tf) {
+    for (const word of words) {
       let posting = this.terms.get(word);
       if (posting === undefined) {
         posting = new Posting();
         this.terms.set(word, posting);
       }
-      posting.push(slot, count);
+      const last = posting.length - 1;
+      if (last >= 0 && posting.slots[last] === slot) posting.tfs[last]++;
+      else posting.push(slot, 1);
     }
   }
 

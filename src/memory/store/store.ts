@@ -10,7 +10,7 @@ import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { ScopeIndex } from "./index-columns.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, vectorToBlob } from "./schema.js";
+import { MEMORY_COLUMNS, type MemoryRow, rowToMemory } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -70,7 +70,9 @@ class SqliteMemoryStore implements MemoryStore {
   /** scope of every id that claims to correct another, to keep corrections inside a scope. */
   private readonly correctorScope = new Map<string, string>();
 
-  private readonly insert: Database.Statement;
+  /** Inserts one row, and ROWS_PER_INSERT rows in one statement (fewer statements per batch). */
+  private readonly insertOne: Database.Statement;
+  private readonly insertMany: Database.Statement;
   private readonly selectById: Database.Statement;
   private readonly selectCurrent: Database.Statement;
   private readonly updateAccess: Database.Statement;
@@ -82,11 +84,11 @@ class SqliteMemoryStore implements MemoryStore {
     readonly file: string,
     private readonly tokenizer: TokenCounter,
   ) {
-    this.insert = db.prepare(
-      `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
-         importance, tokens, supersedes, expires_at, source, embedding, embedding_model)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const columns = `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
+         importance, tokens, supersedes, expires_at, source, embedding, embedding_model) VALUES `;
+    const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
+    this.insertOne = db.prepare(columns + row);
+    this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
     this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ?`);
     this.selectCurrent = db.prepare(
       `SELECT ${MEMORY_COLUMNS} FROM memories m
@@ -96,7 +98,14 @@ class SqliteMemoryStore implements MemoryStore {
     );
     this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE id = ?");
     this.insertAll = db.transaction((rows: readonly Memory[]) => {
-      for (const m of rows) this.insertRow(m);
+      const params: unknown[] = [];
+      let at = 0;
+      for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
+        params.length = 0;
+        for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, rows[i]);
+        this.insertMany.run(params);
+      }
+      for (; at < rows.length; at++) this.insertRow(rows[at]);
     });
     this.touchAll = db.transaction((ids: readonly string[], now: number) => {
       for (const id of ids) this.updateAccess.run(now, id);
@@ -109,7 +118,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   rememberMany(memories: readonly NewMemory[]): Memory[] {
-    const batch = new Batch();
+    const batch = new Batch(memories);
     const prepared = memories.map((m) => this.prepareMemory(m, batch));
     if (prepared.length === 1) this.insertRow(prepared[0]);
     else this.insertAll(prepared);
@@ -211,7 +220,7 @@ class SqliteMemoryStore implements MemoryStore {
       supersedes,
       expiresAt: m.expiresAt ?? null,
       source: m.source ?? null,
-      embedding: embedding === null ? null : Float32Array.from(embedding.vector),
+      embedding: embedding === null ? null : batch.copyVector(embedding.vector),
       embeddingModel: embedding === null ? null : embedding.model,
     };
   }
@@ -246,22 +255,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   private insertRow(m: Memory): void {
-    this.insert.run(
-      m.id,
-      m.scope,
-      m.kind,
-      m.text,
-      m.createdAt,
-      m.occurredAt,
-      m.lastAccessedAt,
-      m.importance,
-      m.tokens,
-      m.supersedes,
-      m.expiresAt,
-      m.source,
-      m.embedding === null ? null : vectorToBlob(m.embedding),
-      m.embeddingModel,
-    );
+    this.insertOne.run(pushRow([], m));
   }
 
   private addToIndex(m: Memory): void {
@@ -281,11 +275,57 @@ class SqliteMemoryStore implements MemoryStore {
   }
 }
 
+const COLUMNS_PER_ROW = 14;
+const ROWS_PER_INSERT = 32;
+
+/** Appends the insert parameters of `m` to `params`, in the insert statement's column order. */
+function pushRow(params: unknown[], m: Memory): unknown[] {
+  const { embedding } = m;
+  params.push(
+    m.id,
+    m.scope,
+    m.kind,
+    m.text,
+    m.createdAt,
+    m.occurredAt,
+    m.lastAccessedAt,
+    m.importance,
+    m.tokens,
+    m.supersedes,
+    m.expiresAt,
+    m.source,
+    // A view of the vector's own bytes: it is stored as written, with no copy.
+    embedding === null ? null : Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength),
+    m.embeddingModel,
+  );
+  return params;
+}
+
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
   readonly scopeOf = new Map<string, string>();
   readonly correctedBy = new Map<string, string>();
   readonly dims = new Map<string, number>();
+  /**
+   * One block for every embedding of the batch; each memory gets its own range of it. Copying a
+   * large batch's vectors into small arrays of their own costs more in garbage collection than
+   * the copies themselves.
+   */
+  private readonly vectors: Float32Array;
+  private used = 0;
+
+  constructor(memories: readonly NewMemory[]) {
+    let floats = 0;
+    for (const m of memories) floats += m.embedding?.vector.length ?? 0;
+    this.vectors = new Float32Array(floats);
+  }
+
+  copyVector(vector: ArrayLike<number>): Float32Array {
+    const out = this.vectors.subarray(this.used, this.used + vector.length);
+    out.set(vector);
+    this.used += vector.length;
+    return out;
+  }
 }
 
 function requireFinite(field: string, value: number): void {
