@@ -79,7 +79,7 @@ describe("the command line", () => {
     const [chat] = await parse(["chat", "--message", "hi"]);
     expect(chat.args).toMatchObject({ seed: false, model: "gemma4:e2b", timeoutMs: 120_000, message: "hi" });
     const [bench] = await parse(["bench", "--sizes", "10", "100"]);
-    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench" });
+    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", grid: false });
   });
 
   it("asks for a command when none is given", async () => {
