@@ -6,7 +6,7 @@
 import { renderLine } from "../escape.js";
 import { importanceScore } from "../scoring.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
-import { STOPWORDS, tokenizeWords } from "../words.js";
+import { tokenizeWords } from "../words.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
 import { Postings } from "./postings.js";
@@ -91,11 +91,8 @@ export class ScopeIndex {
     this.slotById?.set(memory.id, slot);
 
     const words = tokenizeWords(memory.text);
-    let contentWords = 0;
-    for (const w of words) if (!STOPWORDS.has(w)) contentWords++;
     this.wordCount[slot] = words.length;
-    this.contentWordCount[slot] = contentWords;
-    this.postings.add(slot, words);
+    this.contentWordCount[slot] = this.postings.add(slot, words);
 
     if (memory.expiresAt !== null) this.expiring.push(slot);
     if (current) {

@@ -194,6 +194,8 @@ class SqliteMemoryStore implements MemoryStore {
     }
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
     requireFinite("importance", importance);
+    const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
+    requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
     if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
     const corrector = this.correctedBy.get(id) ?? batch.correctedBy.get(id);
@@ -204,7 +206,7 @@ class SqliteMemoryStore implements MemoryStore {
       }
     }
     const embedding = m.embedding ?? null;
-    if (embedding !== null) this.checkEmbedding(id, m.scope, embedding.vector, batch);
+    const vector = embedding === null ? null : this.checkedVector(id, m.scope, embedding.vector, batch);
     batch.scopeOf.set(id, m.scope);
     if (supersedes !== null) batch.correctedBy.set(supersedes, id);
     return {
@@ -214,13 +216,13 @@ class SqliteMemoryStore implements MemoryStore {
       text: m.text,
       createdAt: m.createdAt,
       occurredAt: m.occurredAt ?? null,
-      lastAccessedAt: m.lastAccessedAt ?? m.createdAt,
+      lastAccessedAt,
       importance,
       tokens: this.tokenizer.count(renderLine(m.text)),
       supersedes,
       expiresAt: m.expiresAt ?? null,
       source: m.source ?? null,
-      embedding: embedding === null ? null : batch.copyVector(embedding.vector),
+      embedding: vector,
       embeddingModel: embedding === null ? null : embedding.model,
     };
   }
@@ -237,15 +239,21 @@ class SqliteMemoryStore implements MemoryStore {
     }
   }
 
-  private checkEmbedding(id: string, scope: string, vector: ArrayLike<number>, batch: Batch): void {
-    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || vector.length;
-    if (vector.length === 0 || vector.length !== dim) {
-      throw new Error(
-        `memory ${id}: embedding has ${vector.length} dimensions; scope "${scope}" uses ${dim}`,
-      );
+  /** The batch's float32 copy of a new memory's embedding, checked against the scope's dimension. */
+  private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
+    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || given.length;
+    if (given.length === 0 || given.length !== dim) {
+      throw new Error(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
-    for (let i = 0; i < vector.length; i++) requireFinite("embedding", vector[i]);
+    // Checked as stored: a value too large for float32 would be stored as Infinity.
+    const vector = batch.copyVector(given);
+    for (let i = 0; i < vector.length; i++) {
+      if (!Number.isFinite(vector[i])) {
+        throw new Error(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
+      }
+    }
     batch.dims.set(scope, dim);
+    return vector;
   }
 
   private defaultId(scope: string, batch: Batch): string {

@@ -61,6 +61,15 @@ describe("remember", () => {
       store.remember({ ...fact, text: "b", embedding: { model: "m", vector: [1, 0, 0] } }),
     ).toThrow(/dimensions/);
   });
+
+  it("refuses times and embedding values that are not finite, an embedding value too large for float32 included", () => {
+    const store = memoryStore();
+    expect(() => store.remember({ ...fact, text: "a", lastAccessedAt: Number.NaN })).toThrow(/lastAccessedAt must be a finite number/);
+    const vector = (x: number) => ({ model: "m", vector: [1, x, 0] });
+    expect(() => store.remember({ ...fact, id: "n", text: "a", embedding: vector(Number.NaN) })).toThrow(/memory n: embedding value 1 is NaN/);
+    expect(() => store.remember({ ...fact, id: "big", text: "a", embedding: vector(1e300) })).toThrow(/not a finite float32 number/);
+    expect(store.size()).toBe(0);
+  });
 });
 
 describe("rememberMany", () => {
