@@ -59,6 +59,8 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
     return buildSection(index, name, rule, ranking, located);
   });
 
+  if (index !== undefined) for (const scores of relevanceCache.values()) index.releaseScores(scores.values, scores.matched);
+
   if (policy.touch && index !== undefined) {
     store.touch(
       built.flatMap((b) => b.section.kept),

@@ -123,9 +123,11 @@ export class SectionRanking {
     const { view, signals } = this;
     const requireRelevance = this.rule.requireRelevance;
     const consider = (slot: number, raw: number): void => {
+      const rel = signals.relevance(raw);
+      // Relevance is at hand; most memories fail on it before any column is read.
+      if (this.byScore && signals.cannotReachWith(rel, bar)) return;
       if (!this.isCurrent(slot)) return;
       if (this.kind !== null && view.kind[slot] !== this.kind) return;
-      const rel = signals.relevance(raw);
       if (requireRelevance && !(rel > 0)) return;
       if (this.byScore ? signals.cannotReach(slot, rel, bar) : view.createdAt[slot] < bar) return;
       this.visited++;

@@ -46,6 +46,8 @@ export class SectionSignals {
   private readonly w2: number;
   /** The recency that maximises w1 · recency: 1 when recency weighs for, 0 when against. */
   private readonly bestRecency: number;
+  /** Likewise for importance. */
+  private readonly bestImportance: number;
   private ranges: SignalRanges | null = null;
 
   constructor(
@@ -60,6 +62,7 @@ export class SectionSignals {
     this.prunable = config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
     [this.w0, this.w1, this.w2] = config.weights;
     this.bestRecency = this.w1 >= 0 ? 1 : 0;
+    this.bestImportance = this.w2 >= 0 ? 1 : 0;
   }
 
   /** Min-max scales every signal from now on (ranges measured over the section's candidates). */
@@ -92,6 +95,11 @@ export class SectionSignals {
     out.rec[at] = rec;
     out.imp[at] = imp;
     out.total[at] = retrievalScore(rel, rec, imp, this.config.weights);
+  }
+
+  /** Whether relevance `rel` alone rules a memory out, at the best recency and importance. */
+  cannotReachWith(rel: number, bar: number): boolean {
+    return this.prunable && this.sum(rel, this.bestRecency, this.bestImportance) < bar;
   }
 
   /**

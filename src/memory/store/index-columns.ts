@@ -16,6 +16,8 @@ export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
 ) as Record<Kind, number>;
 
 const NO_MODEL = -1;
+/** One spare relevance array per backend a retrieval can use at once. */
+const MAX_SPARE_SCORES = 3;
 
 export class ScopeIndex {
   size = 0;
@@ -59,6 +61,8 @@ export class ScopeIndex {
    * cost, which tells a section when no later memory can fit its quota.
    */
   private readonly leastTokens = KINDS.map(() => Number.POSITIVE_INFINITY);
+  /** Relevance arrays handed back after a retrieval, zeroed, for the next one (see scoresBuffer). */
+  private readonly spareScores: Float64Array[] = [];
   /** id → slot, built on the first lookup (retrieval that locates ids needs it; ingest does not). */
   private slotById: Map<string, number> | null = null;
 
@@ -123,6 +127,23 @@ export class ScopeIndex {
   slotOf(id: string): number | undefined {
     if (this.slotById === null) this.slotById = new Map(this.ids.map((memoryId, slot) => [memoryId, slot]));
     return this.slotById.get(id);
+  }
+
+  /**
+   * A zeroed array of at least `size` relevance values for one query. Allocating and zeroing a
+   * fresh one per query costs page faults that grow with the scope; hand it back with
+   * releaseScores once ranked.
+   */
+  scoresBuffer(): Float64Array {
+    const spare = this.spareScores.pop();
+    return spare !== undefined && spare.length >= this.size ? spare : new Float64Array(this.capacity);
+  }
+
+  /** Takes back a scoresBuffer array, zeroing the slots written (every slot when `written` is null). */
+  releaseScores(values: Float64Array, written: Int32Array | null): void {
+    if (written === null) values.fill(0);
+    else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
+    if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
   }
 
   /** A lower bound on the line cost of any memory of `kind` (any kind when null). */
