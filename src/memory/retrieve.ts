@@ -10,7 +10,7 @@ import {
   type RelevanceScores,
 } from "./relevance/index.js";
 import type { Candidates } from "./rank/candidates.js";
-import { type Located, SectionRanking } from "./rank/section-ranking.js";
+import { type Located, matchedByKind, SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
 import {
@@ -39,27 +39,29 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
 
   const index = store.index(request.scope);
   const located = index === undefined ? [] : locatedSlots(index, request.locate ?? []);
-  const relevanceCache = new Map<string, RelevanceScores>();
-  const relevanceFor = (config: ScoreConfig): RelevanceScores => {
+  // Each backend scores once per retrieval, whatever the number of sections using it.
+  const relevanceCache = new Map<string, QueryRelevance>();
+  const relevanceFor = (index: ScopeIndex, config: ScoreConfig): QueryRelevance => {
     const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
     const key = `${config.relevance}/${stopwords}`;
-    let scores = relevanceCache.get(key);
-    if (scores === undefined && index !== undefined) {
-      scores = RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords });
-      relevanceCache.set(key, scores);
+    let relevance = relevanceCache.get(key);
+    if (relevance === undefined) {
+      relevance = new QueryRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords }));
+      relevanceCache.set(key, relevance);
     }
-    return scores as RelevanceScores;
+    return relevance;
   };
 
   const built = plan.map(({ name, rule }) => {
     if (index === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const kind = name === "pooled" ? null : KIND_CODE[name];
-    const ranking = new SectionRanking(index, kind, rule, config, relevanceFor(config), now);
+    const relevance = relevanceFor(index, config);
+    const ranking = new SectionRanking(index, kind, rule, config, relevance.scores, now, relevance.matched(kind));
     return buildSection(index, name, rule, ranking, located);
   });
 
-  if (index !== undefined) for (const scores of relevanceCache.values()) index.releaseScores(scores.values, scores.matched);
+  for (const { scores } of relevanceCache.values()) index?.releaseScores(scores.values, scores.matched);
 
   if (policy.touch && index !== undefined) {
     store.touch(
@@ -71,6 +73,24 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
     sections: built.map((b) => b.section),
     text: renderBlock(built.map((b) => ({ name: b.section.name, lines: b.lines }))),
   };
+}
+
+/** One backend's scores for the query, with its matched slots split by kind on first need. */
+class QueryRelevance {
+  private byKind: Int32Array[] | null = null;
+
+  constructor(
+    private readonly index: ScopeIndex,
+    readonly scores: RelevanceScores,
+  ) {}
+
+  /** The matched slots a section of `kind` walks (all of them for a pooled section). */
+  matched(kind: number | null): Int32Array | null {
+    const all = this.scores.matched;
+    if (kind === null || all === null) return all;
+    this.byKind ??= matchedByKind(this.index, all);
+    return this.byKind[kind];
+  }
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {
@@ -87,17 +107,35 @@ function buildSection(
   ranking: SectionRanking,
   located: readonly number[],
 ): { section: Section; lines: string[] } {
-  const tokensOf = (order: Candidates) => (p: number) => index.tokens[order.slots[p]];
-  // Order only as deep as fitting needs; deepen when `skip` walks past the prefix. A prefix
-  // shorter than asked for holds every candidate.
-  let depth = Math.max(rule.limit, 1);
-  let order = ranking.top(depth);
-  let fit = fitSection(order.slots.length, tokensOf(order), rule, ranking.minCost);
-  while (!fit.complete && order.slots.length === depth) {
-    depth *= 4;
-    order = ranking.top(depth);
-    fit = fitSection(order.slots.length, tokensOf(order), rule, ranking.minCost);
+  // The head of the order, as deep as the item limit: fitting usually ends inside it.
+  const depth = Math.max(rule.limit, 1);
+  const head = ranking.top(depth);
+  const fit = fitSection(head.slots.length, (p) => index.tokens[head.slots[p]], rule, ranking.minCost);
+  const keptSlots = fit.kept.map((p) => head.slots[p]);
+  let tokensUsed = fit.tokensUsed;
+  // `skip` goes on past the head, among memories that fit the quota left: any better one either
+  // was kept or did not fit a larger quota. Ordering only those is far cheaper than ordering
+  // everything before them, and deepens the same way when too few of them fit.
+  const beyond: number[] = [];
+  const quota = rule.quota;
+  if (!fit.complete && head.slots.length === depth && rule.fit === "skip" && quota !== null) {
+    const keptSet = new Set(keptSlots);
+    const left = quota - tokensUsed;
+    const rest = { fit: rule.fit, limit: rule.limit - keptSlots.length, quota: left };
+    let more = Math.max(rest.limit, 1);
+    for (;;) {
+      const fitting = ranking.top(more, (slot) => index.tokens[slot] <= left && !keptSet.has(slot));
+      const fitRest = fitSection(fitting.slots.length, (p) => index.tokens[fitting.slots[p]], rest, ranking.minCost);
+      if (fitRest.complete || fitting.slots.length < more) {
+        for (const p of fitRest.kept) beyond.push(fitting.slots[p]);
+        tokensUsed += fitRest.tokensUsed;
+        break;
+      }
+      more *= 4;
+    }
+    keptSlots.push(...beyond);
   }
+
   const entry = (c: Candidates, i: number, rank: number): RankedMemory => {
     const slot = c.slots[i];
     return {
@@ -113,20 +151,25 @@ function buildSection(
     };
   };
   const ranked: RankedMemory[] = [];
-  for (let i = 0; i < fit.examined; i++) ranked.push(entry(order, i, i + 1));
-  // Located memories beyond what fitting examined join the report at their own ranks.
+  for (let i = 0; i < fit.examined; i++) ranked.push(entry(head, i, i + 1));
+  // Memories kept past the head, and located ones that place deeper, join at their own ranks.
   const deeper = ranking
-    .rankOf(located)
+    .rankOf([...beyond, ...located])
     .filter((l: Located) => l.rank > fit.examined)
     .sort((a, b) => a.rank - b.rank);
   for (const l of deeper) ranked.push(entry(l.entry, 0, l.rank));
 
-  const keptPositions = new Set(fit.kept);
-  const kept = fit.kept.map((p) => ranked[p].id);
-  const dropped = ranked.filter((_, p) => !keptPositions.has(p)).map((r) => r.id);
-  const lines = fit.kept.map((p) => index.line(order.slots[p]));
+  const kept = keptSlots.map((slot) => index.ids[slot]);
+  const keptIds = new Set(kept);
   return {
-    section: { name, ranked, kept, dropped, tokensUsed: fit.tokensUsed, quota: rule.quota },
-    lines,
+    section: {
+      name,
+      ranked,
+      kept,
+      dropped: ranked.filter((r) => !keptIds.has(r.id)).map((r) => r.id),
+      tokensUsed,
+      quota,
+    },
+    lines: keptSlots.map((slot) => index.line(slot)),
   };
 }

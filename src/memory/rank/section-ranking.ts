@@ -23,6 +23,8 @@ import type { RankView } from "./view.js";
 
 /** A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk. */
 type Visit = (slot: number, raw: number) => number;
+/** Which candidates a walk may visit at all. */
+type Accept = ((slot: number) => boolean) | null;
 
 export interface Located {
   /** 1-based position in the section's order. */
@@ -37,6 +39,8 @@ export class SectionRanking {
   visited = 0;
   private readonly signals: SectionSignals;
   private readonly byScore: boolean;
+  /** The matched slots of the section's kind (all matched when pooled), or null without postings. */
+  private readonly matched: Int32Array | null;
 
   constructor(
     private readonly view: RankView,
@@ -45,16 +49,25 @@ export class SectionRanking {
     config: ScoreConfig,
     private readonly relevance: RelevanceScores,
     private readonly now: number,
+    /**
+     * The slots of relevance.matched to walk: those of the section's kind (see matchedByKind) save
+     * passing over the others; all of them are right too.
+     */
+    matched: Int32Array | null = relevance.matched,
   ) {
     this.byScore = rule.order === "score";
     this.minCost = view.minTokens(kind);
+    this.matched = matched;
     this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0);
     // Min-max scaling needs each signal's range over every candidate before any total exists.
     if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
   }
 
-  /** The first min(depth, number of candidates) candidates in section order. */
-  top(depth: number): Candidates {
+  /**
+   * The first min(depth, number of candidates) candidates in section order, of those `accept`
+   * lets through (all when it is null).
+   */
+  top(depth: number, accept: Accept = null): Candidates {
     if (depth <= 0) return emptyCandidates(0);
     const { view, byScore, signals } = this;
     // Entries live in a pool; the heap holds the kept ones and `spare` is where the next
@@ -73,7 +86,7 @@ export class SectionRanking {
         spare = heap.replaceWorst(spare);
       }
       return heap.full ? this.key(pool, heap.worst) : Number.NEGATIVE_INFINITY;
-    });
+    }, accept);
     return pickCandidates(pool, heap.sorted());
   }
 
@@ -115,17 +128,19 @@ export class SectionRanking {
   }
 
   /**
-   * Visits every candidate that could reach `bar` (the bar rising as `visit` returns it), each
-   * once; others may be passed over.
+   * Visits every candidate that `accept` lets through and that could reach `bar` (the bar rising
+   * as `visit` returns it), each once; others may be passed over.
    */
-  private walk(bar: number, visit: Visit): void {
-    const { values, matched } = this.relevance;
-    const { view, signals } = this;
+  private walk(bar: number, visit: Visit, accept: Accept = null): void {
+    const { values } = this.relevance;
+    const { view, signals, matched } = this;
     const requireRelevance = this.rule.requireRelevance;
     const consider = (slot: number, raw: number): void => {
       const rel = signals.relevance(raw);
       // Relevance is at hand; most memories fail on it before any column is read.
       if (this.byScore && signals.cannotReachWith(rel, bar)) return;
+      // A filter (fits the quota left) rules out most of what it is asked for: check it early.
+      if (accept !== null && !accept(slot)) return;
       if (!this.isCurrent(slot)) return;
       if (this.kind !== null && view.kind[slot] !== this.kind) return;
       if (requireRelevance && !(rel > 0)) return;
@@ -135,10 +150,10 @@ export class SectionRanking {
     };
     if (matched !== null && (this.byScore || requireRelevance)) {
       for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
-      if (this.byScore && !requireRelevance) this.walkUnmatched(bar, visit);
+      if (this.byScore && !requireRelevance) this.walkUnmatched(bar, visit, accept);
       return;
     }
-    // Every memory of the section: `newest` order, or relevance without postings.
+    // Every memory of the section's kind: `newest` order, or relevance without postings.
     const list = this.kind === null ? null : view.kindSlots[this.kind];
     const count = list === null ? view.size : list.length;
     for (let i = 0; i < count; i++) {
@@ -153,7 +168,7 @@ export class SectionRanking {
    * that is below the bar. Dead entries, expired memories and matched ones (already visited) are
    * passed over.
    */
-  private walkUnmatched(bar: number, visit: Visit): void {
+  private walkUnmatched(bar: number, visit: Visit, accept: Accept): void {
     const { view, signals } = this;
     const values = this.relevance.values;
     const oldestFirst = signals.oldestFirst;
@@ -162,24 +177,38 @@ export class SectionRanking {
     const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
     const boundAt = (r: number): number => {
       const { kind, run } = runs[r];
-      return exhausted(r) ? Number.NaN : signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+      if (exhausted(r)) return Number.NEGATIVE_INFINITY;
+      const bound = signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+      // A bound that is not a number bounds nothing: such a run is walked first.
+      return Number.isNaN(bound) ? Number.POSITIVE_INFINITY : bound;
     };
     const bounds = runs.map((_, r) => boundAt(r));
     for (;;) {
       let best = -1;
+      let second = Number.NEGATIVE_INFINITY;
       for (let r = 0; r < runs.length; r++) {
-        // A bound that is not a number bounds nothing: such a run is walked first.
-        if (!exhausted(r) && (best === -1 || !(bounds[r] <= bounds[best]))) best = r;
+        if (exhausted(r)) continue;
+        if (best === -1 || bounds[r] > bounds[best]) {
+          if (best !== -1) second = Math.max(second, bounds[best]);
+          best = r;
+        } else {
+          second = Math.max(second, bounds[r]);
+        }
       }
       if (best === -1 || bounds[best] < bar) return;
+      // Stay on the best run while it is at least as good as the next best (tied entries, as
+      // under a decay of 1, come one after another without another look at the other runs).
       const { run } = runs[best];
-      const at = cursor[best];
-      cursor[best] += oldestFirst ? 1 : -1;
-      bounds[best] = boundAt(best);
-      const slot = run.slots[at];
-      if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
-      this.visited++;
-      bar = visit(slot, 0);
+      do {
+        const at = cursor[best];
+        cursor[best] += oldestFirst ? 1 : -1;
+        bounds[best] = boundAt(best);
+        const slot = run.slots[at];
+        if (accept !== null && !accept(slot)) continue;
+        if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
+        this.visited++;
+        bar = visit(slot, 0);
+      } while (!exhausted(best) && bounds[best] >= second && bounds[best] >= bar);
     }
   }
 
@@ -189,9 +218,9 @@ export class SectionRanking {
 
   /** The largest raw relevance among the section's memories (bm25 divides by it; it has postings). */
   private largestRelevance(): number {
-    const { values, matched } = this.relevance;
+    const { values } = this.relevance;
     let max = 0;
-    const slots = matched ?? Int32Array.from({ length: this.view.size }, (_, slot) => slot);
+    const slots = this.matched ?? Int32Array.from({ length: this.view.size }, (_, slot) => slot);
     for (const slot of slots) {
       if (values[slot] > max && this.isCurrent(slot) && (this.kind === null || this.view.kind[slot] === this.kind)) {
         max = values[slot];
@@ -216,4 +245,17 @@ export class SectionRanking {
     });
     return out;
   }
+}
+
+/** `matched` split by kind (kind code → its slots, in order), so each per-kind section walks only its own. */
+export function matchedByKind(view: RankView, matched: Int32Array): Int32Array[] {
+  const counts = view.kindSlots.map(() => 0);
+  for (let i = 0; i < matched.length; i++) counts[view.kind[matched[i]]]++;
+  const out = counts.map((n) => new Int32Array(n));
+  const filled = counts.map(() => 0);
+  for (let i = 0; i < matched.length; i++) {
+    const kind = view.kind[matched[i]];
+    out[kind][filled[kind]++] = matched[i];
+  }
+  return out;
 }
