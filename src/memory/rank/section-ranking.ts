@@ -216,15 +216,15 @@ export class SectionRanking {
     return this.kind === null ? this.view.kindSlots.map((_, k) => k) : [this.kind];
   }
 
-  /** The largest raw relevance among the section's memories (bm25 divides by it; it has postings). */
+  /** The largest raw relevance among the section's memories (bm25 divides by it). */
   private largestRelevance(): number {
     const { values } = this.relevance;
+    const { matched, view, kind } = this;
     let max = 0;
-    const slots = this.matched ?? Int32Array.from({ length: this.view.size }, (_, slot) => slot);
-    for (const slot of slots) {
-      if (values[slot] > max && this.isCurrent(slot) && (this.kind === null || this.view.kind[slot] === this.kind)) {
-        max = values[slot];
-      }
+    const count = matched === null ? view.size : matched.length;
+    for (let i = 0; i < count; i++) {
+      const slot = matched === null ? i : matched[i];
+      if (values[slot] > max && this.isCurrent(slot) && (kind === null || view.kind[slot] === kind)) max = values[slot];
     }
     return max;
   }
