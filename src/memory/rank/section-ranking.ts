@@ -79,12 +79,7 @@ export class SectionRanking {
     this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
       if (spare >= pool.slots.length) pool = reserveCandidates(pool, spare + 1, pool.slots.length);
       signals.write(pool, spare, slot, raw);
-      if (!heap.full) {
-        heap.push(spare);
-        spare = heap.length;
-      } else if (precedes(spare, heap.worst)) {
-        spare = heap.replaceWorst(spare);
-      }
+      spare = heap.offer(spare) ?? heap.length;
       return heap.full ? this.key(pool, heap.worst) : Number.NEGATIVE_INFINITY;
     }, accept);
     return pickCandidates(pool, heap.sorted());

@@ -52,6 +52,16 @@ describe("BoundedHeap", () => {
     );
   });
 
+  it("offer says which item was left out, so its storage can be reused", () => {
+    const keys = [3, 9, 1, 7];
+    const heap = new BoundedHeap(2, byKey(keys));
+    expect(heap.offer(0)).toBeNull();
+    expect(heap.offer(1)).toBeNull();
+    expect(heap.offer(2)).toBe(2);
+    expect(heap.offer(3)).toBe(0);
+    expect(heap.sorted()).toEqual([1, 3]);
+  });
+
   it("replaceWorst returns the evicted item and keeps the order", () => {
     const keys = [3, 9, 1, 7, 5];
     const heap = new BoundedHeap(3, byKey(keys));
