@@ -21,7 +21,18 @@ export function importanceLevel(importanceScore: number): number {
   return Math.min(IMPORTANCE_LEVELS - 1, Math.max(0, Math.round(importanceScore * (IMPORTANCE_LEVELS - 1))));
 }
 
-/** One group's entries, ascending by key: slot, key and slot version when added. */
+/** Parallel arrays of entries: slot, key (last access) and slot version when added. */
+interface Entries {
+  slots: Int32Array<ArrayBuffer>;
+  keys: Float64Array<ArrayBuffer>;
+  versions: Uint32Array<ArrayBuffer>;
+}
+
+function entries(capacity: number): Entries {
+  return { slots: new Int32Array(capacity), keys: new Float64Array(capacity), versions: new Uint32Array(capacity) };
+}
+
+/** One group's entries, ascending by key. */
 export class AccessRun {
   slots = new Int32Array(0);
   keys = new Float64Array(0);
@@ -32,45 +43,61 @@ export class AccessRun {
   /** The smallest and largest importance score ever added: bounds for every entry. */
   minImportance = Number.POSITIVE_INFINITY;
   maxImportance = Number.NEGATIVE_INFINITY;
+  private pending = { slots: [] as number[], keys: [] as number[], versions: [] as number[] };
 
-  /** Inserts `count` entries already sorted by key (parallel arrays from `from`). */
-  merge(slots: Int32Array, keys: Float64Array, versions: Uint32Array, from: number, count: number): void {
-    if (count === 0) return;
+  add(slot: number, key: number, version: number): void {
+    this.pending.slots.push(slot);
+    this.pending.keys.push(key);
+    this.pending.versions.push(version);
+  }
+
+  /** Merges the pending entries in, and drops dead ones when they outnumber the live. */
+  settle(current: Uint32Array): void {
+    const { slots, keys, versions } = this.pending;
+    if (slots.length > 0) {
+      // By key, then arrival, so that merging never reorders entries with equal keys.
+      const order = slots.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+      const added = entries(order.length);
+      order.forEach((from, to) => {
+        added.slots[to] = slots[from];
+        added.keys[to] = keys[from];
+        added.versions[to] = versions[from];
+      });
+      this.merge(added);
+      this.pending = { slots: [], keys: [], versions: [] };
+    }
+    if (this.dead * 2 > this.length) this.compact(current);
+  }
+
+  private merge(added: Entries): void {
     const n = this.length;
-    if (n === 0 || keys[from] >= this.keys[n - 1]) {
+    const count = added.slots.length;
+    if (n === 0 || added.keys[0] >= this.keys[n - 1]) {
       this.reserve(n + count);
-      this.slots.set(slots.subarray(from, from + count), n);
-      this.keys.set(keys.subarray(from, from + count), n);
-      this.versions.set(versions.subarray(from, from + count), n);
+      this.slots.set(added.slots, n);
+      this.keys.set(added.keys, n);
+      this.versions.set(added.versions, n);
       this.length = n + count;
       return;
     }
-    const out = new AccessRun();
-    out.reserve(n + count);
+    const out = entries(Math.max(2 * (n + count), 16));
     let i = 0;
-    let j = from;
-    const end = from + count;
+    let j = 0;
     let o = 0;
-    while (i < n || j < end) {
-      // Existing entries first on equal keys, so merging never reorders ties among them.
-      if (j === end || (i < n && this.keys[i] <= keys[j])) {
-        out.slots[o] = this.slots[i];
-        out.keys[o] = this.keys[i];
-        out.versions[o++] = this.versions[i++];
-      } else {
-        out.slots[o] = slots[j];
-        out.keys[o] = keys[j];
-        out.versions[o++] = versions[j++];
-      }
+    while (i < n || j < count) {
+      // Existing entries first on equal keys.
+      const fromRun = j === count || (i < n && this.keys[i] <= added.keys[j]);
+      const source: Entries = fromRun ? this : added;
+      const at = fromRun ? i++ : j++;
+      out.slots[o] = source.slots[at];
+      out.keys[o] = source.keys[at];
+      out.versions[o++] = source.versions[at];
     }
-    this.slots = out.slots;
-    this.keys = out.keys;
-    this.versions = out.versions;
+    ({ slots: this.slots, keys: this.keys, versions: this.versions } = out);
     this.length = o;
   }
 
-  /** Drops the entries whose version is no longer their slot's. */
-  compact(current: Uint32Array): void {
+  private compact(current: Uint32Array): void {
     let o = 0;
     for (let i = 0; i < this.length; i++) {
       const slot = this.slots[i];
@@ -85,16 +112,11 @@ export class AccessRun {
 
   private reserve(capacity: number): void {
     if (capacity <= this.slots.length) return;
-    const size = Math.max(capacity, this.slots.length * 2, 16);
-    const slots = new Int32Array(size);
-    const keys = new Float64Array(size);
-    const versions = new Uint32Array(size);
-    slots.set(this.slots.subarray(0, this.length));
-    keys.set(this.keys.subarray(0, this.length));
-    versions.set(this.versions.subarray(0, this.length));
-    this.slots = slots;
-    this.keys = keys;
-    this.versions = versions;
+    const next = entries(Math.max(capacity, this.slots.length * 2, 16));
+    next.slots.set(this.slots.subarray(0, this.length));
+    next.keys.set(this.keys.subarray(0, this.length));
+    next.versions.set(this.versions.subarray(0, this.length));
+    ({ slots: this.slots, keys: this.keys, versions: this.versions } = next);
   }
 }
 
@@ -103,28 +125,30 @@ export class AccessOrder {
   private readonly runs: AccessRun[] = Array.from({ length: KINDS.length * IMPORTANCE_LEVELS }, () => new AccessRun());
   /** Each slot's current version; an entry with another version is dead. */
   private version = new Uint32Array(16);
-  private readonly pending = new PendingEntries();
 
   /** Adds a current memory. */
   add(slot: number, kind: number, importanceScore: number, lastAccessedAt: number): void {
-    if (slot >= this.version.length) this.grow(slot + 1);
-    const group = kind * IMPORTANCE_LEVELS + importanceLevel(importanceScore);
-    const run = this.runs[group];
-    if (importanceScore < run.minImportance) run.minImportance = importanceScore;
-    if (importanceScore > run.maxImportance) run.maxImportance = importanceScore;
-    this.pending.push(slot, lastAccessedAt, this.version[slot], group);
+    if (slot >= this.version.length) {
+      const grown = new Uint32Array(Math.max(slot + 1, this.version.length * 2));
+      grown.set(this.version);
+      this.version = grown;
+    }
+    const run = this.runOf(kind, importanceScore);
+    run.minImportance = Math.min(run.minImportance, importanceScore);
+    run.maxImportance = Math.max(run.maxImportance, importanceScore);
+    run.add(slot, lastAccessedAt, this.version[slot]);
   }
 
   /** A memory's last access changed. */
   move(slot: number, kind: number, importanceScore: number, lastAccessedAt: number): void {
     this.remove(slot, kind, importanceScore);
-    this.pending.push(slot, lastAccessedAt, this.version[slot], kind * IMPORTANCE_LEVELS + importanceLevel(importanceScore));
+    this.runOf(kind, importanceScore).add(slot, lastAccessedAt, this.version[slot]);
   }
 
   /** A memory stopped being current (it was corrected). */
   remove(slot: number, kind: number, importanceScore: number): void {
     this.version[slot]++;
-    this.runs[kind * IMPORTANCE_LEVELS + importanceLevel(importanceScore)].dead++;
+    this.runOf(kind, importanceScore).dead++;
   }
 
   /** Whether an entry read from a run is its slot's live one. */
@@ -134,81 +158,12 @@ export class AccessOrder {
 
   /** The runs of one kind, one per importance level, with every change merged in. */
   runsOf(kind: number): AccessRun[] {
-    this.settle();
-    return this.runs.slice(kind * IMPORTANCE_LEVELS, (kind + 1) * IMPORTANCE_LEVELS);
+    const runs = this.runs.slice(kind * IMPORTANCE_LEVELS, (kind + 1) * IMPORTANCE_LEVELS);
+    for (const run of runs) run.settle(this.version);
+    return runs;
   }
 
-  private settle(): void {
-    const { pending } = this;
-    if (pending.length > 0) {
-      const sorted = pending.sortedByGroupAndKey();
-      let start = 0;
-      while (start < sorted.length) {
-        const group = sorted.groups[start];
-        let end = start + 1;
-        while (end < sorted.length && sorted.groups[end] === group) end++;
-        this.runs[group].merge(sorted.slots, sorted.keys, sorted.versions, start, end - start);
-        start = end;
-      }
-      pending.clear();
-    }
-    for (const run of this.runs) if (run.dead * 2 > run.length) run.compact(this.version);
-  }
-
-  private grow(size: number): void {
-    const next = new Uint32Array(Math.max(size, this.version.length * 2));
-    next.set(this.version);
-    this.version = next;
-  }
-}
-
-/** Entries waiting to be merged into their runs, in arrival order. */
-class PendingEntries {
-  slots = new Int32Array(16);
-  keys = new Float64Array(16);
-  versions = new Uint32Array(16);
-  groups = new Uint16Array(16);
-  length = 0;
-
-  push(slot: number, key: number, version: number, group: number): void {
-    if (this.length === this.slots.length) this.reserve(this.length * 2);
-    const i = this.length++;
-    this.slots[i] = slot;
-    this.keys[i] = key;
-    this.versions[i] = version;
-    this.groups[i] = group;
-  }
-
-  clear(): void {
-    this.length = 0;
-  }
-
-  /** A copy ordered by group, then key, then arrival. */
-  sortedByGroupAndKey(): PendingEntries {
-    const order = Array.from({ length: this.length }, (_, i) => i);
-    const { groups, keys } = this;
-    order.sort((a, b) => groups[a] - groups[b] || (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-    const out = new PendingEntries();
-    out.reserve(this.length);
-    order.forEach((from, to) => {
-      out.slots[to] = this.slots[from];
-      out.keys[to] = keys[from];
-      out.versions[to] = this.versions[from];
-      out.groups[to] = groups[from];
-    });
-    out.length = this.length;
-    return out;
-  }
-
-  private reserve(capacity: number): void {
-    const grow = <T extends Int32Array | Float64Array | Uint32Array | Uint16Array>(a: T, make: (n: number) => T): T => {
-      const next = make(capacity);
-      next.set(a.subarray(0, this.length) as never);
-      return next;
-    };
-    this.slots = grow(this.slots, (n) => new Int32Array(n));
-    this.keys = grow(this.keys, (n) => new Float64Array(n));
-    this.versions = grow(this.versions, (n) => new Uint32Array(n));
-    this.groups = grow(this.groups, (n) => new Uint16Array(n));
+  private runOf(kind: number, importanceScore: number): AccessRun {
+    return this.runs[kind * IMPORTANCE_LEVELS + importanceLevel(importanceScore)];
   }
 }
