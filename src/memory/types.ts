@@ -135,13 +135,13 @@ export type SectionName = Kind | "pooled";
 export interface Section {
   name: SectionName;
   /**
-   * The head of the ordering the section was filled from, as deep as filling looked, then any
-   * located memories that place deeper; each with its rank and score breakdown.
+   * The head of the ordering the section was filled from, as deep as filling looked through it,
+   * then the memories kept or located that place deeper; each with its rank and score breakdown.
    */
   ranked: RankedMemory[];
   /** Ids that reached the block, in block order. */
   kept: string[];
-  /** Ranked ids that did not fit (by quota or limit). */
+  /** Ranked ids that were not kept (by quota or limit). */
   dropped: string[];
   tokensUsed: number;
   quota: number | null;

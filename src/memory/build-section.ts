@@ -1,0 +1,83 @@
+/**
+ * One section of a block: its ranking's head, fitted under the section's rule, with the search
+ * past the head that `skip` needs, and the report of what was ranked where.
+ */
+import { fitSection } from "./block.js";
+import type { Candidates } from "./rank/candidates.js";
+import type { SectionRanking } from "./rank/section-ranking.js";
+import type { ScopeIndex } from "./store/index-columns.js";
+import { KINDS, type RankedMemory, type Section, type SectionName, type SectionRule } from "./types.js";
+
+export function buildSection(
+  index: ScopeIndex,
+  name: SectionName,
+  rule: SectionRule,
+  ranking: SectionRanking,
+  located: readonly number[],
+): { section: Section; lines: string[] } {
+  // The head of the order, as deep as the item limit: fitting usually ends inside it.
+  const depth = Math.max(rule.limit, 1);
+  const head = ranking.top(depth);
+  const fit = fitSection(head.slots.length, (p) => index.tokens[head.slots[p]], rule, ranking.minCost);
+  const keptSlots = fit.kept.map((p) => head.slots[p]);
+  let tokensUsed = fit.tokensUsed;
+  // `skip` goes on past the head, among memories that fit the quota left: any better one either
+  // was kept or did not fit a larger quota. Ordering only those is far cheaper than ordering
+  // everything before them, and deepens the same way when too few of them fit.
+  const beyond: number[] = [];
+  const quota = rule.quota;
+  if (!fit.complete && head.slots.length === depth && rule.fit === "skip" && quota !== null) {
+    const keptSet = new Set(keptSlots);
+    const left = quota - tokensUsed;
+    const rest = { fit: rule.fit, limit: rule.limit - keptSlots.length, quota: left };
+    let more = Math.max(rest.limit, 1);
+    for (;;) {
+      const fitting = ranking.top(more, (slot) => index.tokens[slot] <= left && !keptSet.has(slot));
+      const fitRest = fitSection(fitting.slots.length, (p) => index.tokens[fitting.slots[p]], rest, ranking.minCost);
+      if (fitRest.complete || fitting.slots.length < more) {
+        for (const p of fitRest.kept) beyond.push(fitting.slots[p]);
+        tokensUsed += fitRest.tokensUsed;
+        break;
+      }
+      more *= 4;
+    }
+    keptSlots.push(...beyond);
+  }
+
+  const entry = (c: Candidates, i: number, rank: number): RankedMemory => {
+    const slot = c.slots[i];
+    return {
+      id: index.ids[slot],
+      kind: KINDS[index.kind[slot]],
+      source: index.sources[slot],
+      rank,
+      tokens: index.tokens[slot],
+      rel: c.rel[i],
+      rec: c.rec[i],
+      imp: c.imp[i],
+      total: c.total[i],
+    };
+  };
+  const ranked: RankedMemory[] = [];
+  for (let i = 0; i < fit.examined; i++) ranked.push(entry(head, i, i + 1));
+  // Memories kept past the head, and located ones that place deeper, join at their own ranks.
+  const deeper = ranking
+    .rankOf([...beyond, ...located])
+    .filter((l) => l.rank > fit.examined)
+    .sort((a, b) => a.rank - b.rank);
+  for (const l of deeper) ranked.push(entry(l.entry, 0, l.rank));
+
+  const kept = keptSlots.map((slot) => index.ids[slot]);
+  const keptIds = new Set(kept);
+  return {
+    section: {
+      name,
+      ranked,
+      kept,
+      dropped: ranked.filter((r) => !keptIds.has(r.id)).map((r) => r.id),
+      tokensUsed,
+      quota,
+    },
+    lines: keptSlots.map((slot) => index.line(slot)),
+  };
+}
