@@ -79,8 +79,13 @@ export function renderMarkdown(report: BenchReport): string {
     "",
   );
   if (report.fullGrowth.length > 0) {
+    out.push("## Full block growth", "");
+    out.push("The full block on two stores ten times apart, timed query by query in turn (linear growth gives about 10).", "");
     out.push(
-      `Full block growth (p50 at N ÷ p50 at N/10; linear is about 10): ${report.fullGrowth.map((g) => `${n(g.to)} ÷ ${n(g.from)} = ${g.ratio.toFixed(2)}`).join("; ")}.`,
+      markdownTable(
+        ["N", "p50 at N", "N × 10", "p50 at N × 10", "ratio"],
+        report.fullGrowth.map((g): Cell[] => [g.from, g.fromP50, g.to, g.toP50, g.ratio]),
+      ),
       "",
     );
   }

@@ -2,15 +2,16 @@
  * The benchmark: for each store size, write a synthetic store through the real write path beside
  * the same rows in SQLite FTS5, then time retrieval (stream order with bm25 against FTS5's bm25
  * top 5, the full per-kind block, stream order with 384-dim embeddings against a one-pass floor
- * over the same vectors). Compared figures are measured in one process and interleaved batch by
- * batch or query by query, so that their ratios hold on a noisy machine.
+ * over the same vectors); then time the full block on stores ten times apart against each other.
+ * Compared figures are measured in one process and interleaved batch by batch or query by query,
+ * so that their ratios hold on a noisy machine.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fullPolicy, streamPreset } from "../memory/presets.js";
 import { retrieve } from "../memory/retrieve.js";
-import { openStore } from "../memory/store/store.js";
+import { type MemoryStore, openStore } from "../memory/store/store.js";
 import { loadGemmaTokenizer, type TokenCounter } from "../memory/tokenizer.js";
 import type { RetrievalPolicy, RetrieveRequest } from "../memory/types.js";
 import { wordSet } from "../memory/words.js";
@@ -74,8 +75,12 @@ export interface BenchReport {
   };
   options: Required<Omit<BenchOptions, "grid">> & { grid: BenchOptions["grid"] };
   sizes: SizeFigures[];
-  /** The full block's p50 at a size ÷ at a ten times smaller one (linear growth gives about 10). */
-  fullGrowth: { from: number; to: number; ratio: number }[];
+  /**
+   * The full block at a size against a ten times smaller one, timed query by query in turn on the
+   * two stores (so that a change in the machine's load between sizes does not skew it): p50s and
+   * their ratio (linear growth gives about 10).
+   */
+  fullGrowth: { from: number; to: number; fromP50: number; toP50: number; ratio: number }[];
   tokeniser: { sample: number; cheapPerSecond: number; gemmaPerSecond: number };
   grid: GridTiming[];
   peakRssMb: number;
@@ -102,8 +107,29 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     grid: null,
     ...options,
   };
+  const dir = mkdtempSync(join(tmpdir(), "recollect-bench-"));
+  const stores: { size: number; store: MemoryStore }[] = [];
   const sizes: SizeFigures[] = [];
-  for (const size of opts.sizes) sizes.push(benchSize(size, opts, log));
+  const fullGrowth: BenchReport["fullGrowth"] = [];
+  try {
+    for (const size of opts.sizes) {
+      const store = openStore(join(dir, `recollect-${size}.sqlite`), { tokenizer: cheapTokenCounter });
+      stores.push({ size, store });
+      sizes.push(benchSize(size, store, join(dir, `fts5-${size}.sqlite`), opts, log));
+    }
+    for (const big of stores) {
+      const small = stores.find((s) => s.size * 10 === big.size);
+      if (small === undefined) continue;
+      log(`N=${small.size} and N=${big.size}: full per-kind block, query by query in turn`);
+      const queries = new SyntheticData({ seed: opts.seed, dim: opts.dim }).queries(Math.max(opts.queries, 1) + 8);
+      const full = (store: MemoryStore) => (i: number) => retrieve(store, request(queries[i % queries.length], fullPolicy));
+      const [from, to] = timeInterleaved([full(small.store), full(big.store)], { count: opts.queries, budgetMs: opts.budgetMs });
+      fullGrowth.push({ from: small.size, to: big.size, fromP50: from.p50, toP50: to.p50, ratio: to.p50 / from.p50 });
+    }
+  } finally {
+    for (const { store } of stores) store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   log(`tokeniser: ingesting ${opts.tokeniserSample} memories with each counter`);
   const gemma = await loadGemmaTokenizer();
@@ -130,9 +156,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     },
     options: opts,
     sizes,
-    fullGrowth: sizes.flatMap((to) =>
-      sizes.filter((from) => from.size * 10 === to.size).map((from) => ({ from: from.size, to: to.size, ratio: to.full.p50 / from.full.p50 })),
-    ),
+    fullGrowth,
     tokeniser,
     grid,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
@@ -145,10 +169,25 @@ export function defaultGridWorkers(): number[] {
   return [...new Set([1, availableParallelism()])];
 }
 
-function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log: (line: string) => void): SizeFigures {
-  const dir = mkdtempSync(join(tmpdir(), "recollect-bench-"));
-  const store = openStore(join(dir, "recollect.sqlite"), { tokenizer: cheapTokenCounter });
-  const fts5 = new Fts5Peer(join(dir, "fts5.sqlite"), cheapTokenCounter);
+/** A retrieval of `q` under `policy` in the bench scope. */
+function request(q: BenchQuery, policy: RetrievalPolicy): RetrieveRequest {
+  return {
+    scope: BENCH_SCOPE,
+    query: { text: q.text, ...(q.vector ? { embedding: { model: BENCH_MODEL, vector: q.vector } } : {}) },
+    now: q.now,
+    policy,
+  };
+}
+
+/** Fills `store` with `size` memories beside an FTS5 peer in `fts5File`, and times every figure. */
+function benchSize(
+  size: number,
+  store: MemoryStore,
+  fts5File: string,
+  opts: Required<Omit<BenchOptions, "grid">>,
+  log: (line: string) => void,
+): SizeFigures {
+  const fts5 = new Fts5Peer(fts5File, cheapTokenCounter);
   try {
     log(`N=${size}: ingesting into recollect and FTS5, batch by batch`);
     const data = new SyntheticData({ seed: opts.seed, dim: opts.dim });
@@ -174,12 +213,6 @@ function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log
     // FTS5 gets the words bm25 ranks by (stopwords dropped); queries with none are left out of both.
     const worded = queries.filter((q) => wordSet(q.text, { stopwords: true }).length > 0);
     const wordedAt = (i: number) => worded[i % worded.length];
-    const request = (q: BenchQuery, policy: RetrievalPolicy): RetrieveRequest => ({
-      scope: BENCH_SCOPE,
-      query: { text: q.text, ...(q.vector ? { embedding: { model: BENCH_MODEL, vector: q.vector } } : {}) },
-      now: q.now,
-      policy,
-    });
     const budget = { count: opts.queries, budgetMs: opts.budgetMs };
 
     log(`N=${size}: stream retrieval (bm25) against FTS5 bm25() top 5`);
@@ -224,8 +257,7 @@ function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log
     };
   } finally {
     fts5.close();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(fts5File + suffix, { force: true });
   }
 }
 
