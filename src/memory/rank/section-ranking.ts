@@ -128,33 +128,45 @@ export class SectionRanking {
    */
   private walk(bar: number, visit: Visit, accept: Accept = null): void {
     const { values } = this.relevance;
-    const { view, signals, matched } = this;
-    const requireRelevance = this.rule.requireRelevance;
-    const consider = (slot: number, raw: number): void => {
-      const rel = signals.relevance(raw);
-      // Relevance is at hand; most memories fail on it before any column is read.
-      if (this.byScore && signals.cannotReachWith(rel, bar)) return;
-      // A filter (fits the quota left) rules out most of what it is asked for: check it early.
-      if (accept !== null && !accept(slot)) return;
-      if (!this.isCurrent(slot)) return;
-      if (this.kind !== null && view.kind[slot] !== this.kind) return;
-      if (requireRelevance && !(rel > 0)) return;
-      if (this.byScore ? signals.cannotReach(slot, rel, bar) : view.createdAt[slot] < bar) return;
-      this.visited++;
-      bar = visit(slot, raw);
-    };
-    if (matched !== null && (this.byScore || requireRelevance)) {
-      for (let i = 0; i < matched.length; i++) consider(matched[i], values[matched[i]]);
-      if (this.byScore && !requireRelevance) this.walkUnmatched(bar, visit, accept);
+    const { view, matched } = this;
+    if (matched !== null && (this.byScore || this.rule.requireRelevance)) {
+      const raised = this.scan(matched, matched.length, values, bar, visit, accept);
+      if (this.byScore && !this.rule.requireRelevance) this.walkUnmatched(raised, visit, accept);
       return;
     }
     // Every memory of the section's kind: `newest` order, or relevance without postings.
     const list = this.kind === null ? null : view.kindSlots[this.kind];
-    const count = list === null ? view.size : list.length;
+    this.scan(list === null ? null : list.slots, list === null ? view.size : list.length, values, bar, visit, accept);
+  }
+
+  /** Visits the candidates among the first `count` of `slots` (of all slots when null); returns the bar. */
+  private scan(slots: Int32Array | null, count: number, values: Float64Array, bar: number, visit: Visit, accept: Accept): number {
+    const { signals, byScore } = this;
+    // Relevance is at hand: most memories fail on it, by one comparison, before any column is read.
+    let cutoff = byScore ? signals.relevanceCutoff(bar) : Number.NEGATIVE_INFINITY;
     for (let i = 0; i < count; i++) {
-      const slot = list === null ? i : list.slots[i];
-      consider(slot, values[slot]);
+      const slot = slots === null ? i : slots[i];
+      const raw = values[slot];
+      if (raw <= cutoff || !this.admits(slot, raw, bar, accept)) continue;
+      this.visited++;
+      const raised = visit(slot, raw);
+      if (raised !== bar && byScore) cutoff = signals.relevanceCutoff(raised);
+      bar = raised;
     }
+    return bar;
+  }
+
+  /** Whether `slot` is a candidate that `accept` lets through and that could reach `bar`. */
+  private admits(slot: number, raw: number, bar: number, accept: Accept): boolean {
+    const { signals, view } = this;
+    const rel = signals.relevance(raw);
+    if (this.byScore && signals.cannotReachWith(rel, bar)) return false;
+    // A filter (fits the quota left) rules out most of what it is asked for: checked early.
+    if (accept !== null && !accept(slot)) return false;
+    if (!this.isCurrent(slot)) return false;
+    if (this.kind !== null && view.kind[slot] !== this.kind) return false;
+    if (this.rule.requireRelevance && !(rel > 0)) return false;
+    return this.byScore ? !signals.cannotReach(slot, rel, bar) : !(view.createdAt[slot] < bar);
   }
 
   /**

@@ -103,6 +103,24 @@ export class SectionSignals {
   }
 
   /**
+   * A raw relevance at or below which cannotReachWith holds (-Infinity when none is claimed), so
+   * that a walk over every memory rules most out with one comparison. The guess solves the bound
+   * for relevance and is then checked by the bound itself, which rises with relevance.
+   */
+  relevanceCutoff(bar: number): number {
+    if (!this.prunable || !(this.w0 > 0) || this.ranges !== null || !Number.isFinite(bar)) return Number.NEGATIVE_INFINITY;
+    const rest = this.w1 * this.bestRecency + this.w2 * this.bestImportance;
+    const guess = ((bar - rest) / this.w0) * (this.relDivisor > 0 ? this.relDivisor : 1);
+    // Rounding can leave the guess a few units in the last place too high: step down until the
+    // bound agrees, by steps that grow from far below to far above that rounding.
+    const unit = (Math.abs(guess) + Math.abs(bar) + Math.abs(rest)) * 2 ** -44;
+    for (let step = 0, raw = guess; step < 6; step++, raw = guess - unit * 16 ** step) {
+      if (this.cannotReachWith(this.relevance(raw), bar)) return raw;
+    }
+    return Number.NEGATIVE_INFINITY;
+  }
+
+  /**
    * Whether a memory with relevance `rel` (before min-max scaling) cannot reach a total of `bar`.
    * First with recency at its extreme, then, for a decay below 1, with d^x = e^(−x·ln(1/d)) ≤
    * 1 / (1 + x·ln(1/d)), which needs no pow.
