@@ -24,7 +24,6 @@ export function buildSection(
   // `skip` goes on past the head, among memories that fit the quota left: any better one either
   // was kept or did not fit a larger quota. Ordering only those is far cheaper than ordering
   // everything before them, and deepens the same way when too few of them fit.
-  const beyond: number[] = [];
   const quota = rule.quota;
   if (!fit.complete && head.slots.length === depth && rule.fit === "skip" && quota !== null) {
     const keptSet = new Set(keptSlots);
@@ -35,13 +34,12 @@ export function buildSection(
       const fitting = ranking.top(more, (slot) => index.tokens[slot] <= left && !keptSet.has(slot));
       const fitRest = fitSection(fitting.slots.length, (p) => index.tokens[fitting.slots[p]], rest, ranking.minCost);
       if (fitRest.complete || fitting.slots.length < more) {
-        for (const p of fitRest.kept) beyond.push(fitting.slots[p]);
+        for (const p of fitRest.kept) keptSlots.push(fitting.slots[p]);
         tokensUsed += fitRest.tokensUsed;
         break;
       }
       more *= 4;
     }
-    keptSlots.push(...beyond);
   }
 
   const entry = (c: Candidates, i: number, rank: number): RankedMemory => {
@@ -60,9 +58,10 @@ export function buildSection(
   };
   const ranked: RankedMemory[] = [];
   for (let i = 0; i < fit.examined; i++) ranked.push(entry(head, i, i + 1));
-  // Memories kept past the head, and located ones that place deeper, join at their own ranks.
+  // Located memories that place deeper join at their own ranks. (Memories kept past the head
+  // join only when located: their ranks would cost counting everything ranked above them.)
   const deeper = ranking
-    .rankOf([...beyond, ...located])
+    .rankOf(located)
     .filter((l) => l.rank > fit.examined)
     .sort((a, b) => a.rank - b.rank);
   for (const l of deeper) ranked.push(entry(l.entry, 0, l.rank));

@@ -136,7 +136,8 @@ export interface Section {
   name: SectionName;
   /**
    * The head of the ordering the section was filled from, as deep as filling looked through it,
-   * then the memories kept or located that place deeper; each with its rank and score breakdown.
+   * then the located memories that place deeper; each with its rank and score breakdown. A `skip`
+   * section can keep memories past its head (see `kept`); they appear here when located.
    */
   ranked: RankedMemory[];
   /** Ids that reached the block, in block order. */

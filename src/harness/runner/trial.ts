@@ -50,8 +50,9 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
         // Rank metrics need each gold memory's rank however deep it places.
         locate: ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]),
       });
-      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale)));
-      writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale), standIns));
+      const written = writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+      if (written !== null) standIns.record([written]);
     }
   } finally {
     store.close();
@@ -79,17 +80,23 @@ class StaleTracker {
   }
 }
 
-/** Which memories came from which source turn, for asks whose gold ids are turns (matchSource). */
+/** Which memories came from which source turns, for asks whose gold ids are turns (matchSource). */
 class SourceIndex {
   private bySource = new Map<string, string[]>();
+  private byMemory = new Map<string, string[]>();
   record(memories: { id?: string; source?: string | null }[]): void {
     for (const m of memories) {
       if (!m.id || !m.source) continue;
-      for (const turn of m.source.split(",")) this.bySource.set(turn, [...(this.bySource.get(turn) ?? []), m.id]);
+      const turns = m.source.split(",");
+      this.byMemory.set(m.id, turns);
+      for (const turn of turns) this.bySource.set(turn, [...(this.bySource.get(turn) ?? []), m.id]);
     }
   }
   memoriesFrom(turn: string): string[] {
     return this.bySource.get(turn) ?? [];
+  }
+  turnsOf(memory: string): string[] {
+    return this.byMemory.get(memory) ?? [];
   }
 }
 
@@ -104,21 +111,20 @@ function scoreAsk(
   block: Block,
   ask: { id: string; expect: string[]; required?: string[] },
   stale: Set<string>,
+  sources: SourceIndex,
 ): AskResult {
   const kept = block.sections.flatMap((s) => s.kept);
-  const keptSet = new Set(kept);
-  // What each ranked memory stands for: itself, and with matchSource the turns it came from.
-  const standsFor = (r: RankedMemory): string[] =>
-    input.matchSource && r.source ? [r.id, ...r.source.split(",")] : [r.id];
+  // What a memory stands for: itself, and with matchSource the turns it came from.
+  const standsFor = (id: string): string[] => (input.matchSource ? [id, ...sources.turnsOf(id)] : [id]);
+  const reachedIds = new Set(kept.flatMap(standsFor));
 
-  // One pass over every section's ordering, keeping each gold id's best place.
+  // One pass over every section's ranked memories (the gold ones are located), keeping each gold
+  // id's best place.
   const best = new Map<string, { memory: RankedMemory; section: string }>();
   const wanted = new Set(ask.expect);
-  const reachedIds = new Set<string>();
   for (const section of block.sections) {
     for (const memory of section.ranked) {
-      for (const id of standsFor(memory)) {
-        if (keptSet.has(memory.id)) reachedIds.add(id);
+      for (const id of standsFor(memory.id)) {
         if (!wanted.has(id)) continue;
         const current = best.get(id);
         if (current === undefined || memory.rank < current.memory.rank) best.set(id, { memory, section: section.name });
@@ -130,7 +136,7 @@ function scoreAsk(
     return { gold, best: found && { ...found.memory, section: found.section } };
   });
   const required = ask.required ?? ask.expect;
-  const reached = required.filter((id) => keptSet.has(id) || reachedIds.has(id));
+  const reached = required.filter((id) => reachedIds.has(id));
 
   const result: AskResult = {
     ask: ask.id,
