@@ -2,6 +2,7 @@ import type { Handlers } from "./app.js";
 import { chatCommand } from "./commands/chat.js";
 import { benchCommand } from "./commands/bench.js";
 import { checkCommand, printProblems } from "./commands/check.js";
+import { convertCommand } from "./commands/convert.js";
 import { runDemo } from "./commands/demo.js";
 import { experimentCommand } from "./commands/experiment.js";
 import { mergeCommand } from "./commands/merge.js";
@@ -28,4 +29,5 @@ export const handlers: Handlers = {
   chat: (args) => chatCommand(args),
   record: (args) => recordCommand(args, log),
   bench: (args) => benchCommand(args, log),
+  convert: (args) => convertCommand(args, log),
 };

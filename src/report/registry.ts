@@ -2,6 +2,7 @@ import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
 import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
 import { answersSection } from "./markdown/answers.js";
+import { importSection } from "./markdown/import-table.js";
 import { locomoSection } from "./markdown/locomo.js";
 import { registerEvaluationSection, registerExperimentSection } from "./markdown/section-providers.js";
 import { chartsReporter } from "./charts/index.js";
@@ -19,6 +20,7 @@ export {
   type SectionProvider,
 } from "./markdown/section-providers.js";
 
+registerExperimentSection(importSection);
 registerExperimentSection(locomoSection);
 registerEvaluationSection(answersSection);
 
@@ -29,6 +31,8 @@ export interface ReporterOptions {
    * for the experiment summaries, so both come from the same settings.
    */
   scenarioSummaries?: ScenarioSummaryOptions;
+  /** Include the project's own files (FAILURE_ANALYSIS.md, the JSON Schemas); default true. */
+  project?: boolean;
 }
 
 /**
@@ -37,9 +41,10 @@ export interface ReporterOptions {
  * registerExperimentSection rather than edits to its reporter.
  */
 export function reporters(options: ReporterOptions = {}): Reporter[] {
+  const project = options.project ?? true;
   const markdown =
     options.scenarioSummaries === undefined
-      ? [evaluationReporter, failureAnalysisReporter]
-      : [createEvaluationReporter(options), createFailureAnalysisReporter(options)];
-  return [...markdown, chartsReporter, htmlReporter, schemasReporter];
+      ? [evaluationReporter, ...(project ? [failureAnalysisReporter] : [])]
+      : [createEvaluationReporter(options), ...(project ? [createFailureAnalysisReporter(options)] : [])];
+  return [...markdown, chartsReporter, htmlReporter, ...(project ? [schemasReporter] : [])];
 }

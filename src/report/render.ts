@@ -10,8 +10,16 @@ import { byCodeUnit } from "../shared/order.js";
 /** The statistics' seed: reports are a pure function of the results. */
 const STATISTICS_SEED = 20240501;
 
-/** Every report file, rendered in memory from recorded results. */
-export async function renderReports(results: ExperimentResults[], root: string): Promise<OutputFile[]> {
+export interface RenderOptions {
+  /**
+   * The project's own folder: its JSON Schemas and FAILURE_ANALYSIS.md are rendered too. A user's
+   * output folder gets EVALUATION.md, the charts and the HTML report only.
+   */
+  project?: boolean;
+}
+
+/** Every report file, rendered in memory from recorded results; paths are relative to `root`. */
+export async function renderReports(results: ExperimentResults[], root: string, options: RenderOptions = {}): Promise<OutputFile[]> {
   const sorted = [...results].sort((a, b) => byCodeUnit(a.experiment.name, b.experiment.name));
   const context: ReportContext = {
     results: sorted,
@@ -22,7 +30,7 @@ export async function renderReports(results: ExperimentResults[], root: string):
     },
   };
   const files: OutputFile[] = [];
-  for (const reporter of reporters()) files.push(...(await reporter.render(context)));
+  for (const reporter of reporters({ project: options.project ?? true })) files.push(...(await reporter.render(context)));
   return files;
 }
 

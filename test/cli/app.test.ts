@@ -18,6 +18,7 @@ async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: u
     chat: record("chat"),
     record: record("record"),
     bench: record("bench"),
+    convert: record("convert"),
   };
   await buildCli(argv, handlers)
     .exitProcess(false)

@@ -1,0 +1,45 @@
+import { importStatsSchema, REPAIRS } from "../../datasets/conversations/index.js";
+import type { ExperimentView } from "./section-providers.js";
+import { code } from "./format.js";
+import { markdownTable } from "./table.js";
+
+/**
+ * The import table of an experiment whose scenarios came from conversation data: what was read,
+ * what became memories and asks, and one row per repair the data needed, with examples. Every
+ * repair is listed, done or not, so a reader sees what was checked.
+ */
+export function importSection(_context: unknown, { results }: ExperimentView): string {
+  const parsed = importStatsSchema.safeParse(results.experiment.importStats);
+  if (!parsed.success) return "";
+  const stats = parsed.data;
+  const files = results.manifest.datasets.map((d) => code(d.path ?? d.name)).join(", ");
+  const out = [
+    "### Import",
+    "",
+    `From ${files}: ${stats.conversations} conversations with ${stats.sessions} sessions were read; ` +
+      `${stats.turns} turns became episodic memories and ${stats.observations} observations semantic memories. ` +
+      `Of ${stats.questions} questions${stats.notChosen > 0 ? ` of the chosen categories (${stats.notChosen} others were left out)` : ""}, ` +
+      `${stats.asked} were asked, in ${stats.scenarios} scenarios (one per conversation with a question left to ask).`,
+    "",
+    markdownTable(
+      ["Repair", "What the importer did", { header: "Count", align: "right" }, "Examples"],
+      REPAIRS.map((repair) => {
+        const n = stats.repairs[repair.key];
+        const count = repair.key === "sessionsOutOfOrder" && n > 0 ? `${n} in ${stats.conversationsOutOfOrder} conversations` : String(n);
+        return [repair.what, repair.done, count, (stats.examples[repair.key] ?? []).map(code).join(", ")];
+      }),
+    ),
+    "",
+  ];
+  const categories = Object.entries(stats.categories);
+  if (categories.length > 1) {
+    out.push(
+      markdownTable(
+        ["Category", { header: "Questions", align: "right" }, { header: "Asked", align: "right" }],
+        categories.map(([category, c]) => [category, String(c.questions), String(c.asked)]),
+      ),
+      "",
+    );
+  }
+  return out.join("\n");
+}
