@@ -41,10 +41,13 @@ export interface ReporterOptions {
  * registerExperimentSection rather than edits to its reporter.
  */
 export function reporters(options: ReporterOptions = {}): Reporter[] {
-  const project = options.project ?? true;
+  if (options.project === false) {
+    // A user's output folder: no answer-level section, FAILURE_ANALYSIS.md or schemas, which are the project's.
+    return [createEvaluationReporter({ ...options, sections: () => [] }), chartsReporter, htmlReporter];
+  }
   const markdown =
     options.scenarioSummaries === undefined
-      ? [evaluationReporter, ...(project ? [failureAnalysisReporter] : [])]
-      : [createEvaluationReporter(options), ...(project ? [createFailureAnalysisReporter(options)] : [])];
-  return [...markdown, chartsReporter, htmlReporter, ...(project ? [schemasReporter] : [])];
+      ? [evaluationReporter, failureAnalysisReporter]
+      : [createEvaluationReporter(options), createFailureAnalysisReporter(options)];
+  return [...markdown, chartsReporter, htmlReporter, schemasReporter];
 }

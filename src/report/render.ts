@@ -22,6 +22,7 @@ export interface RenderOptions {
 export async function renderReports(results: ExperimentResults[], root: string, options: RenderOptions = {}): Promise<OutputFile[]> {
   const sorted = [...results].sort((a, b) => byCodeUnit(a.experiment.name, b.experiment.name));
   const context: ReportContext = {
+    project: options.project ?? true,
     results: sorted,
     summaries: sorted.map((r) => summarise(r, { seed: STATISTICS_SEED })),
     readExisting: (path) => {

@@ -66,7 +66,7 @@ export function importLine(experiment: Experiment): string | undefined {
   if (!stats.success) return undefined;
   const s = stats.data;
   return (
-    `${experiment.spec.name}: imported ${s.conversations} conversations (${s.turns} turns, ${s.observations} observations), ` +
+    `${experiment.spec.name}: imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
     `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`
   );
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 
 /** Each repair the importer makes, in the order the import table lists them. */
 export const REPAIRS = [
-  { key: "sessionsOutOfOrder", what: "sessions dated before a session listed earlier", done: "played in date order (file order on ties)" },
+  { key: "sessionsOutOfOrder", what: "sessions dated before a session listed earlier", done: "played in date order, file order on ties" },
   { key: "emptyTurns", what: "empty turns", done: "skipped" },
   { key: "emptyObservations", what: "empty observations", done: "skipped" },
   { key: "unknownObservationSources", what: "observation sources that name no imported turn", done: "dropped from the observation's sources" },
@@ -79,8 +79,8 @@ export function countRepair(stats: ImportStats, key: RepairKey, example: string,
   if (examples.length < REPAIR_EXAMPLES) examples.push(example);
 }
 
-/** "2 empty turns skipped; 1 askedAt before the last session asked after the last session", or "none". */
+/** "repaired empty turns: 2 (skipped); askedAt before the last session: 1 (asked after the last session)", or "no repairs". */
 export function repairSummary(stats: ImportStats): string {
-  const done = REPAIRS.filter((r) => stats.repairs[r.key] > 0).map((r) => `${stats.repairs[r.key]} ${r.what}: ${r.done}`);
-  return done.length === 0 ? "no repairs" : done.join("; ");
+  const done = REPAIRS.filter((r) => stats.repairs[r.key] > 0).map((r) => `${r.what}: ${stats.repairs[r.key]} (${r.done})`);
+  return done.length === 0 ? "no repairs" : `repaired ${done.join("; ")}`;
 }

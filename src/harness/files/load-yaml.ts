@@ -50,14 +50,30 @@ export function validate<S extends z.ZodType>(file: string, schema: S, data: unk
  */
 function notAString(issue: z.core.$ZodIssue, data: unknown, sourceText?: SourceText): string | undefined {
   if (issue.code !== "invalid_type" || issue.expected !== "string") return undefined;
-  const value = valueAt(data, issue.path);
+  const path = pathInData(data, issue.path);
+  const value = valueAt(data, path);
   if (typeof value !== "number" && typeof value !== "boolean") return undefined;
-  const source = sourceText?.(issue.path);
+  const source = sourceText?.(path);
   const written = source ?? String(value);
   const key = issue.path.at(-1);
   const quoted = `${typeof key === "string" ? `${key}: ` : ""}${JSON.stringify(written)}`;
   const read = source === undefined ? `got the ${typeof value} ${written}` : `YAML reads ${written} as the ${typeof value} ${String(value)}`;
   return `expected a string, but ${read}; quote it to keep it as text: ${quoted}`;
+}
+
+/**
+ * The path as it is in the file: a schema may read a single item as a list of one (a step's
+ * `remember`), so an index into something that is not a list is left out.
+ */
+function pathInData(data: unknown, path: readonly PropertyKey[]): PropertyKey[] {
+  const inData: PropertyKey[] = [];
+  let value = data;
+  for (const key of path) {
+    if (typeof key === "number" && !Array.isArray(value)) continue;
+    inData.push(key);
+    value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return inData;
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {

@@ -2,6 +2,9 @@ import { importStatsSchema, REPAIRS } from "../../datasets/conversations/index.j
 import type { ExperimentView } from "./section-providers.js";
 import { code } from "./format.js";
 import { markdownTable } from "./table.js";
+import { byCodeUnit } from "../../shared/order.js";
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * The import table of an experiment whose scenarios came from conversation data: what was read,
@@ -16,22 +19,22 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
   const out = [
     "### Import",
     "",
-    `From ${files}: ${stats.conversations} conversations with ${stats.sessions} sessions were read; ` +
-      `${stats.turns} turns became episodic memories and ${stats.observations} observations semantic memories. ` +
-      `Of ${stats.questions} questions${stats.notChosen > 0 ? ` of the chosen categories (${stats.notChosen} others were left out)` : ""}, ` +
-      `${stats.asked} were asked, in ${stats.scenarios} scenarios (one per conversation with a question left to ask).`,
+    `From ${files}: read ${plural(stats.conversations, "conversation")} with ${plural(stats.sessions, "session")}, and imported ` +
+      `${plural(stats.turns, "turn")} (episodic memories) and ${plural(stats.observations, "observation")} (semantic memories). ` +
+      `Of ${plural(stats.questions, "question")}${stats.notChosen > 0 ? ` of the chosen categories (${stats.notChosen} others were left out)` : ""}, ` +
+      `${stats.asked} were asked, in ${plural(stats.scenarios, "scenario")} (one per conversation with a question left to ask).`,
     "",
     markdownTable(
       ["Repair", "What the importer did", { header: "Count", align: "right" }, "Examples"],
       REPAIRS.map((repair) => {
         const n = stats.repairs[repair.key];
-        const count = repair.key === "sessionsOutOfOrder" && n > 0 ? `${n} in ${stats.conversationsOutOfOrder} conversations` : String(n);
+        const count = repair.key === "sessionsOutOfOrder" && n > 0 ? `${n} in ${plural(stats.conversationsOutOfOrder, "conversation")}` : String(n);
         return [repair.what, repair.done, count, (stats.examples[repair.key] ?? []).map(code).join(", ")];
       }),
     ),
     "",
   ];
-  const categories = Object.entries(stats.categories);
+  const categories = Object.entries(stats.categories).sort(([a], [b]) => byCodeUnit(a, b));
   if (categories.length > 1) {
     out.push(
       markdownTable(

@@ -30,7 +30,7 @@ export function renderSetup(context: ReportContext): string {
         );
   return [
     "## Setup",
-    "Each experiment file in `experiments/` names scenarios, a baseline retrieval policy and ablations " +
+    `Each experiment file${context.project === false ? "" : " in `experiments/`"} names scenarios, a baseline retrieval policy and ablations ` +
       "(patches over that policy), seeds and k values. For every (scenario, ablation, seed) the runner " +
       "builds a fresh store and plays the scenario's timeline through the real memory system, on a " +
       "virtual clock. A seed jitters times, samples distractors, shuffles insertion order and adds " +
@@ -60,13 +60,20 @@ export function renderSetup(context: ReportContext): string {
       "computed exactly (binomial); above 500 values, the interval and the test use their normal " +
       "limits. A p-value is never reported as 0: the smallest is 1/(resamples + 1).",
     "Reproduce:",
-    [
-      "```sh",
-      "npm ci",
-      "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
-      "npm run check        # re-run offline and compare with results/; fails if this file is stale",
-      "```",
-    ].join("\n"),
+    context.project === false
+      ? [
+          "```sh",
+          "npm run experiment -- EXPERIMENT.yaml --out DIR   # re-run; rewrites DIR/results/, DIR/reports/ and this file",
+          "npm run check -- EXPERIMENT.yaml --out DIR        # re-run and compare with DIR/results/; fails if this file is stale",
+          "```",
+        ].join("\n")
+      : [
+          "```sh",
+          "npm ci",
+          "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
+          "npm run check        # re-run offline and compare with results/; fails if this file is stale",
+          "```",
+        ].join("\n"),
     overview,
   ].join("\n\n");
 }

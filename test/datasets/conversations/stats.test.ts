@@ -16,6 +16,6 @@ describe("import stats", () => {
     countRepair(stats, "askedAtBeforeLastSession", "c q");
     expect(stats.repairs.emptyTurns).toBe(7);
     expect(stats.examples.emptyTurns).toEqual(["c t0", "c t1", "c t2", "c t3", "c t4"]);
-    expect(repairSummary(stats)).toBe("7 empty turns: skipped; 1 askedAt before the last session: asked after the last session");
+    expect(repairSummary(stats)).toBe("repaired empty turns: 7 (skipped); askedAt before the last session: 1 (asked after the last session)");
   });
 });

@@ -92,6 +92,14 @@ describe("loadYaml", () => {
     );
   });
 
+  it("finds the value as written when the schema reads a single item as a list of one", () => {
+    const file = temp.write("single.yaml", "remember: { id: 191e1832 }\n");
+    const schema = z.object({ remember: z.preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.object({ id: z.string() }))) });
+    expect(userError(() => loadYaml(file, schema)).message).toBe(
+      `${file}: at remember[0].id: expected a string, but YAML reads 191e1832 as the number Infinity; quote it to keep it as text: id: "191e1832"`,
+    );
+  });
+
   it("reads and validates in one step", () => {
     const file = temp.write("typed.yaml", "count: many\n");
     expect(userError(() => loadYaml(file, z.object({ count: z.number() }))).message).toMatch(
