@@ -61,6 +61,8 @@ export interface BenchArgs {
   sizes: number[];
   queries: number;
   out: string;
+  /** Also run the conversation benchmark rows (a few minutes). */
+  conversations: boolean;
 }
 
 function parseShard(text: string | undefined): ExperimentArgs["shard"] {
@@ -188,8 +190,9 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         y
           .option("sizes", { type: "number", array: true, default: [1_000, 10_000, 100_000, 1_000_000] })
           .option("queries", { type: "number", default: 200 })
-          .option("out", { type: "string", default: "reports/bench" }),
-      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out }),
+          .option("out", { type: "string", default: "reports/bench" })
+          .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, conversations: a.conversations }),
     )
     .command(
       "convert <from> <input> <output>",

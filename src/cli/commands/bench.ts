@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { renderConversationBench, runConversationBench } from "../../bench/conversation-bench.js";
 import { renderJson, renderMarkdown } from "../../bench/report.js";
 import { runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
@@ -10,7 +11,7 @@ import type { Log } from "./experiment.js";
  * wall time; prints a markdown table and writes <out>/bench.md and <out>/bench.json. Timings vary
  * from run to run, so the output is a local report, not a checked one.
  */
-export async function benchCommand(args: { sizes: number[]; queries: number; out: string }, log: Log): Promise<void> {
+export async function benchCommand(args: { sizes: number[]; queries: number; out: string; conversations?: boolean }, log: Log): Promise<void> {
   const bad = args.sizes.find((s) => !Number.isSafeInteger(s) || s < 1);
   if (args.sizes.length === 0 || bad !== undefined) {
     throw new UserError(`--sizes expects positive whole numbers of memories, got ${args.sizes.join(", ") || "none"}`);
@@ -19,9 +20,10 @@ export async function benchCommand(args: { sizes: number[]; queries: number; out
     throw new UserError(`--queries expects a positive whole number, got ${args.queries}`);
   }
   const report = await runBench({ sizes: args.sizes, queries: args.queries }, (line) => log(`bench: ${line}`));
-  const markdown = renderMarkdown(report);
+  const conversations = args.conversations === false ? [] : await runConversationBench((line) => log(`bench: ${line}`));
+  const markdown = renderMarkdown(report) + (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "");
   log(markdown);
   writeFileAtomicSync(join(args.out, "bench.md"), markdown);
-  writeFileAtomicSync(join(args.out, "bench.json"), renderJson(report));
+  writeFileAtomicSync(join(args.out, "bench.json"), conversations.length > 0 ? `${JSON.stringify({ ...report, conversations }, null, 2)}\n` : renderJson(report));
   log(`bench: wrote ${join(args.out, "bench.md")} and ${join(args.out, "bench.json")}`);
 }
