@@ -41,10 +41,10 @@ const isoTimeSchema = z
 
 export const turnSchema = z
   .object({
-    id: idSchema,
-    speaker: z.string().min(1),
+    id: idSchema.describe("Unique within the conversation; questions name it as evidence"),
+    speaker: z.string().min(1).describe("Who said it; the memory reads `speaker: text`"),
     /** An empty (or blank) text is skipped and counted, not refused: real logs have them. */
-    text: z.string(),
+    text: z.string().describe("What was said; an empty turn is skipped and counted"),
   })
   .strict();
 
@@ -52,18 +52,18 @@ export const observationSchema = z
   .object({
     id: idSchema,
     /** A fact distilled from turns; an empty one is skipped and counted. */
-    text: z.string(),
+    text: z.string().describe("A fact distilled from turns; it becomes a semantic memory"),
     /** The turns it was distilled from; `matchSource` counts it for them. */
-    source: z.array(idSchema).default([]),
+    source: z.array(idSchema).default([]).describe("Ids of the turns it was distilled from"),
   })
   .strict();
 
 export const sessionSchema = z
   .object({
     id: idSchema,
-    date: isoTimeSchema,
-    turns: z.array(turnSchema),
-    observations: z.array(observationSchema).default([]),
+    date: isoTimeSchema.describe("When the session happened: ISO 8601 with a timezone, or a bare date (midnight UTC)"),
+    turns: z.array(turnSchema).describe("Each turn becomes an episodic memory at the session's date"),
+    observations: z.array(observationSchema).default([]).describe("Facts distilled from the turns, linked to them"),
   })
   .strict();
 
@@ -72,22 +72,22 @@ export const questionSchema = z
     id: idSchema,
     text: z.string().refine((text) => text.trim() !== "", "a question needs text"),
     /** Ids of the turns that answer it: its gold memories. */
-    evidence: z.array(idSchema),
+    evidence: z.array(idSchema).describe("Ids of the turns that answer it: its gold memories"),
     /** A label to break metrics down by. */
-    category: z.string().min(1).optional(),
+    category: z.string().min(1).optional().describe("A label to break metrics down by"),
     /** The expected answer, or a list of accepted alternatives. */
-    answer: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
+    answer: z.union([z.string(), z.array(z.string()).min(1)]).optional().describe("The answer, or a list of accepted answers"),
     /** When the question is asked; by default after the last session. */
-    askedAt: isoTimeSchema.optional(),
+    askedAt: isoTimeSchema.optional().describe("When it is asked; by default, and at the earliest, after the last session"),
   })
   .strict();
 
 export const conversationSchema = z
   .object({
-    id: idSchema,
-    description: z.string().optional(),
-    sessions: z.array(sessionSchema).min(1, "a conversation needs at least one session"),
-    questions: z.array(questionSchema),
+    id: idSchema.describe("Unique within the file; it names the scenario"),
+    description: z.string().optional().describe("What the conversation is; it opens the scenario's description"),
+    sessions: z.array(sessionSchema).min(1, "a conversation needs at least one session").describe("Played in date order"),
+    questions: z.array(questionSchema).describe("Asked after the sessions; their gold memories are their evidence turns"),
   })
   .strict()
   .superRefine(checkIds);

@@ -15,7 +15,7 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
   const parsed = importStatsSchema.safeParse(results.experiment.importStats);
   if (!parsed.success) return "";
   const stats = parsed.data;
-  const files = results.manifest.datasets.map((d) => code(d.path ?? d.name)).join(", ");
+  const files = results.manifest.datasets.map((d) => (d.path === undefined ? d.name : code(d.path))).join(", ");
   const out = [
     "### Import",
     "",
