@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareToBaseline } from "../../../src/harness/stats/compare.js";
+import { type ClusteredComparison, compareToBaseline } from "../../../src/harness/stats/compare.js";
 import { createRng } from "../../../src/harness/stats/rng.js";
 import { normals, pairedScores } from "./synthetic.js";
 
@@ -101,5 +101,41 @@ describe("compareToBaseline", () => {
     }
     expect(detected / trials).toBeGreaterThanOrEqual(0.8);
     expect(detected / trials).toBeLessThanOrEqual(0.95);
+  });
+
+  describe("with items and clusters", () => {
+    // Two conversations × two asks × three seeds; the ablation gains on conversation x only.
+    const items = ["x1", "x1", "x1", "x2", "x2", "x2", "y1", "y1", "y1", "y2", "y2", "y2"];
+    const clusters = items.map((item) => item[0]);
+    const baseline = [0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1];
+    const ablation = [1, 1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1];
+
+    it("averages seeds per item, counts wins per item and states the units", () => {
+      const c = compareToBaseline(baseline, ablation, { seed: 1, items, clusters }) as ClusteredComparison;
+      expect(c).toMatchObject({ n: 12, nItems: 4, nClusters: 2, clusteredBy: "cluster", wins: 1, ties: 3, losses: 0 });
+      expect(c.meanDiff).toBeCloseTo(2 / 3 / 4, 12);
+      expect(c.baselineMean).toBeCloseTo(0.5, 12);
+      expect(c.ablationMean).toBeCloseTo(0.5 + 2 / 3 / 4, 12);
+      // Two clusters, one with no difference: the exact sign-flip p over cluster totals is 1.
+      expect(c.p).toBe(1);
+      expect(c.mde).toBeGreaterThan(0);
+      expect(c.designEffect).toBeGreaterThan(0);
+    });
+
+    it("gives identical data identical intervals and p-values, whatever seed stream labels them", () => {
+      const root = createRng(3);
+      const a = compareToBaseline(baseline, ablation, { seed: root.fork("no-touch"), items, clusters });
+      const b = compareToBaseline(baseline, ablation, { seed: root.fork("pooled"), items, clusters });
+      expect(b).toEqual(a);
+    });
+
+    it("reports no evidence at all for a single differing cluster among eight", () => {
+      const labels = Array.from({ length: 80 }, (_, i) => Math.floor(i / 10));
+      const base = new Array<number>(80).fill(0);
+      const abl = labels.map((c) => (c === 0 ? 1 : 0));
+      const c = compareToBaseline(base, abl, { seed: 1, clusters: labels });
+      expect(c.p).toBe(1);
+      expect(c.lo).toBeLessThanOrEqual(0);
+    });
   });
 });
