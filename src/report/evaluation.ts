@@ -1,5 +1,5 @@
-import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { renderExperiment } from "./markdown/experiment.js";
+import { renderFindings } from "./markdown/findings.js";
 import {
   evaluationSections,
   experimentSections,
@@ -16,7 +16,6 @@ export interface EvaluationReporterOptions {
   sections?: () => readonly SectionProvider[];
   /** Sections appended to each experiment; defaults to the registered ones at render time. */
   experimentSections?: () => readonly ExperimentSectionProvider[];
-  scenarioSummaries?: ScenarioSummaryOptions;
 }
 
 /** Pairs each experiment's results with its summary, sorted by experiment name. */
@@ -30,18 +29,14 @@ export function experimentViews(context: ReportContext): ExperimentView[] {
     });
 }
 
-/** The whole of EVALUATION.md, ending in one newline. */
+/** The whole of EVALUATION.md, ending in one newline: findings first, then how they were made, then each experiment. */
 export function renderEvaluation(context: ReportContext, options: EvaluationReporterOptions = {}): string {
   const extraExperimentSections = (options.experimentSections ?? experimentSections)();
   const parts = [
     renderTitle(),
+    renderFindings(context.findings),
     renderSetup(context),
-    ...experimentViews(context).map((view) =>
-      renderExperiment(context, view, {
-        scenarioSummaries: options.scenarioSummaries,
-        sections: extraExperimentSections,
-      }),
-    ),
+    ...experimentViews(context).map((view) => renderExperiment(context, view, { sections: extraExperimentSections })),
     ...(options.sections ?? evaluationSections)().map((provider) => provider(context)),
   ];
   return `${parts.map((part) => part.trim()).filter((part) => part !== "").join("\n\n")}\n`;

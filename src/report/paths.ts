@@ -16,3 +16,8 @@ export function chartPath(experiment: string, chart: ChartName, extension: "png"
 export function resultsPath(experiment: string): string {
   return `results/${experiment}.json`;
 }
+
+/** The appendix of one experiment: every metric, comparison and rank change. */
+export function appendixPath(experiment: string): string {
+  return `reports/${experiment}.md`;
+}

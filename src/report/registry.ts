@@ -1,6 +1,6 @@
-import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
-import { createEvaluationReporter, evaluationReporter } from "./evaluation.js";
-import { createFailureAnalysisReporter, failureAnalysisReporter } from "./failure-analysis.js";
+import { appendixReporter } from "./appendix.js";
+import { evaluationReporter } from "./evaluation.js";
+import { failureAnalysisReporter } from "./failure-analysis.js";
 import { answersSection } from "./markdown/answers.js";
 import { locomoSection } from "./markdown/locomo.js";
 import { registerEvaluationSection, registerExperimentSection } from "./markdown/section-providers.js";
@@ -22,24 +22,11 @@ export {
 registerExperimentSection(locomoSection);
 registerEvaluationSection(answersSection);
 
-export interface ReporterOptions {
-  /**
-   * Statistics options of the per-scenario summaries the markdown reports compute themselves
-   * (which ablation loses where, FAILURE_ANALYSIS.md figures). Pass the seed and resamples used
-   * for the experiment summaries, so both come from the same settings.
-   */
-  scenarioSummaries?: ScenarioSummaryOptions;
-}
-
 /**
  * Every reporter, in the order their files are rendered. EVALUATION.md takes extra sections
  * (a benchmark's own tables, answer-level grading) through registerEvaluationSection and
  * registerExperimentSection rather than edits to its reporter.
  */
-export function reporters(options: ReporterOptions = {}): Reporter[] {
-  const markdown =
-    options.scenarioSummaries === undefined
-      ? [evaluationReporter, failureAnalysisReporter]
-      : [createEvaluationReporter(options), createFailureAnalysisReporter(options)];
-  return [...markdown, chartsReporter, htmlReporter, schemasReporter];
+export function reporters(): Reporter[] {
+  return [evaluationReporter, appendixReporter, failureAnalysisReporter, chartsReporter, htmlReporter, schemasReporter];
 }

@@ -1,21 +1,24 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExperimentResults } from "../harness/results/types.js";
-import { summarise } from "../harness/summary.js";
+import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary.js";
 import { writeFileAtomicSync } from "../shared/atomic-write.js";
+import { experimentFindings } from "./markdown/findings.js";
 import { reporters } from "./registry.js";
 import type { OutputFile, ReportContext } from "./reporter.js";
 import { byCodeUnit } from "../shared/order.js";
 
 /** The statistics' seed: reports are a pure function of the results. */
-const STATISTICS_SEED = 20240501;
+const STATISTICS_SEED = DEFAULT_SUMMARY_SEED;
 
 /** Every report file, rendered in memory from recorded results. */
 export async function renderReports(results: ExperimentResults[], root: string): Promise<OutputFile[]> {
   const sorted = [...results].sort((a, b) => byCodeUnit(a.experiment.name, b.experiment.name));
+  const summaries = sorted.map((r) => summarise(r, { seed: STATISTICS_SEED }));
   const context: ReportContext = {
     results: sorted,
-    summaries: sorted.map((r) => summarise(r, { seed: STATISTICS_SEED })),
+    summaries,
+    findings: sorted.map((r, i) => experimentFindings(summaries[i], r.experiment)),
     readExisting: (path) => {
       const file = join(root, path);
       return existsSync(file) ? readFileSync(file, "utf8") : undefined;

@@ -12,6 +12,8 @@ export interface ReportContext {
   results: ExperimentResults[];
   /** The statistics of each, in the same order. */
   summaries: ExperimentSummary[];
+  /** The generated findings of each, in the same order: what EVALUATION.md and the HTML report open with. */
+  findings: { experiment: string; sentences: string[] }[];
   /** Reads a file that a report embeds or fills in (e.g. the prose of FAILURE_ANALYSIS.md). */
   readExisting(path: string): string | undefined;
 }

@@ -1,5 +1,6 @@
 import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
+import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { renderReports, staleReports, writeReports } from "../../report/render.js";
 import type { CheckArgs } from "../app.js";
@@ -23,7 +24,7 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
     }
     const name = loaded.spec.name;
     const fresh = await runExperiment(loaded, { workers: args.workers });
-    const recorded = readResults(resultsFile(name));
+    const recorded = readRecorded(resultsFile(name), args.update, log);
     const differences = recorded
       ? compareResults(recorded, fresh)
       : [`${name}: no recorded results at ${resultsFile(name)}`];
@@ -50,6 +51,17 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
     problems.push(...stale.map((path) => `${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
   }
   return problems;
+}
+
+/** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */
+function readRecorded(file: string, update: boolean, log: Log) {
+  try {
+    return readResults(file);
+  } catch (error) {
+    if (!(update && error instanceof UserError)) throw error;
+    log(`${error.message}: re-recording it`);
+    return undefined;
+  }
 }
 
 export function printProblems(problems: string[], log: Log): void {

@@ -1,5 +1,7 @@
+import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { type ClusteredValues, itemWeightedMean } from "./clusters.js";
+import { signFlipTest } from "./sign-flip.js";
 
 /**
  * Inference for an item-weighted mean over clustered items, valid with few clusters.
@@ -53,6 +55,18 @@ export function bellMcCaffreyDf(sizes: Float64Array, n: number): number {
   }
   const offDiagonal = n * n * (sumA * sumA - sumA2);
   return Math.max(1, (n * n) / (sumSquares + offDiagonal));
+}
+
+/**
+ * Two-sided p of "the mean is 0": the t test of the cluster-robust mean, which agrees with its
+ * interval (p < 1 − level exactly when the interval excludes 0). With a zero standard error (every
+ * cluster agrees exactly) t is undefined; the exact sign-flip test over the cluster totals, which
+ * needs no variance, gives the p instead (never 0), and p = 1 when the mean is 0.
+ */
+export function clusterRobustP(data: ClusteredValues, robust: ClusterRobustMean): number {
+  if (data.nClusters < 2) return 1;
+  if (robust.se > 0) return Math.max(2 * (1 - tCdf(Math.abs(robust.mean) / robust.se, robust.df)), Number.MIN_VALUE);
+  return signFlipTest(Array.from(data.totals), { seed: 0 }).p;
 }
 
 /** The two-sided t critical value for `level` at `df` degrees of freedom. */

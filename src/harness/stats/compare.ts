@@ -1,6 +1,6 @@
 import { mean as sampleMean } from "simple-statistics";
 import { bootstrapMeanCI, clusteredMeanInterval } from "./bootstrap.js";
-import { minimumDetectableEffect } from "./cluster-robust.js";
+import { clusterRobustP, minimumDetectableEffect } from "./cluster-robust.js";
 import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -54,8 +54,8 @@ export interface ClusteredComparison extends Comparison {
  * changing the number of bootstrap resamples does not change the p-value and vice versa).
  *
  * With them, each item's differences are averaged first (its seeds measure one ask), and the
- * clusters are the units: the interval is cluster-robust (CR2, Bell–McCaffrey t) and the test
- * flips the sign of each cluster's summed difference, which is exact for a few clusters.
+ * clusters are the units: the interval is cluster-robust (CR2, Bell–McCaffrey t) and the test is
+ * its t test, so the two agree (see clusterRobustP for the case of no variance at all).
  * Wins, ties and losses then count items. The result adds the counts of items and clusters,
  * the design effect and the minimum detectable effect.
  *
@@ -77,7 +77,6 @@ export function compareToBaseline(
   if (hasStructure(options)) {
     const data = reduceToClusters("compareToBaseline", diffs, options);
     const interval = clusteredMeanInterval(data, diffs, options.level ?? 0.95);
-    const test = signFlipTest(Array.from(data.totals), { seed: rng.fork("sign-flip"), resamples: options.testResamples });
     const itemWeighted = (values: readonly number[]) => itemWeightedMean(reduceToClusters("compareToBaseline", values, options));
     return {
       n,
@@ -86,7 +85,7 @@ export function compareToBaseline(
       meanDiff: interval.mean,
       lo: interval.lo,
       hi: interval.hi,
-      p: test.p,
+      p: clusterRobustP(data, interval),
       ...winsTiesLosses(data.itemMeans),
       nItems: interval.nItems,
       nClusters: interval.nClusters,

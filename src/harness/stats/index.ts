@@ -16,9 +16,10 @@
  *   Bell–McCaffrey degrees of freedom, valid with 8–10 clusters, plus the counts of items and
  *   clusters and the design effect. Empty input gives mean 0 with n = 0 rather than NaN.
  * - `pairedDifferences` + `signFlipTest` — "Could the difference between two systems on the same
- *   asks be chance?" A two-sided paired randomisation test; clustered, it flips the sign of each
- *   cluster's summed difference. Exact for up to 16 units (all assignments), exact binomial for
- *   0/1 differences, resampled or normal otherwise; p is never 0.
+ *   asks be chance?" For independent pairs, a two-sided paired randomisation test: exact for up
+ *   to 16 non-zero differences (all assignments) and for 0/1 differences (binomial), resampled
+ *   or normal otherwise. Clustered comparisons use the t test of their cluster-robust interval
+ *   (`clusterRobustP`), so interval and test agree. A p-value is never 0.
  * - `holm` — "Which of many comparisons survive being looked at together?" Holm–Bonferroni
  *   adjusted p-values; without it, ten ablations at α = 0.05 would show a spurious "win" in
  *   about 40% of experiments.

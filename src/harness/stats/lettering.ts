@@ -1,5 +1,6 @@
 import { mean as sampleMean } from "simple-statistics";
-import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { type ClusteredValues, hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { clusterRobustMean, clusterRobustP } from "./cluster-robust.js";
 import { holm } from "./holm.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -30,8 +31,8 @@ export interface LetteredSystem {
 /**
  * Significance lettering in the style of ranx's comparison tables: each system gets a letter
  * (a, b, c … in input order) and lists the letters of the systems it is significantly better
- * than. Every pair of systems is compared with a paired sign-flip test (over clusters when
- * `items` or `clusters` are given, as in compareToBaseline), and the p-values of all those
+ * than. Every pair of systems is compared with a paired test (a sign-flip test, or with `items`
+ * or `clusters` the cluster-robust test of compareToBaseline), and the p-values of all those
  * comparisons are Holm-corrected together, so the whole table holds its error rate at `alpha`,
  * not each cell separately.
  *
@@ -56,11 +57,9 @@ export function letterSystems(
   for (let i = 0; i < systems.length; i++) {
     for (let j = i + 1; j < systems.length; j++) {
       const diffs = pairedDifferences(systems[i].scores, systems[j].scores);
-      const units = hasStructure(options) ? Array.from(reduceToClusters("letterSystems", diffs, options).totals) : diffs;
-      const { p } = signFlipTest(units, {
-        seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`),
-        resamples: options.resamples,
-      });
+      const p = hasStructure(options)
+        ? clusteredP(reduceToClusters("letterSystems", diffs, options))
+        : signFlipTest(diffs, { seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`), resamples: options.resamples }).p;
       pairs.push({ i, j, p });
     }
   }
@@ -93,4 +92,8 @@ export function letterFor(index: number): string {
     label = String.fromCharCode(97 + ((k - 1) % 26)) + label;
   }
   return label;
+}
+
+function clusteredP(data: ClusteredValues): number {
+  return clusterRobustP(data, clusterRobustMean(data));
 }

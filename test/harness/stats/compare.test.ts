@@ -116,8 +116,8 @@ describe("compareToBaseline", () => {
       expect(c.meanDiff).toBeCloseTo(2 / 3 / 4, 12);
       expect(c.baselineMean).toBeCloseTo(0.5, 12);
       expect(c.ablationMean).toBeCloseTo(0.5 + 2 / 3 / 4, 12);
-      // Two clusters, one with no difference: the exact sign-flip p over cluster totals is 1.
-      expect(c.p).toBe(1);
+      // Two clusters, one with no difference: with one degree of freedom, no evidence at all.
+      expect(c.p).toBeGreaterThan(0.3);
       expect(c.mde).toBeGreaterThan(0);
       expect(c.designEffect).toBeGreaterThan(0);
     });
@@ -129,13 +129,29 @@ describe("compareToBaseline", () => {
       expect(b).toEqual(a);
     });
 
-    it("reports no evidence at all for a single differing cluster among eight", () => {
+    it("finds little evidence in a single differing cluster among eight (hand-computed t = 1 on 7 df)", () => {
+      // Eight clusters of ten; only the first differs, by 1 on every item. Mean m = 1/8; the
+      // residual totals are 10 − 10m = 70/8 once and −10/8 seven times, so the CR2 variance is
+      // ((70/8)² + 7·(10/8)²) / (7/8) / 80² = 1/64 and se = 1/8 = m: t = 1, and with equal sizes
+      // df = 7, so p = 2·(1 − T₇(1)) = 0.3506.
       const labels = Array.from({ length: 80 }, (_, i) => Math.floor(i / 10));
       const base = new Array<number>(80).fill(0);
       const abl = labels.map((c) => (c === 0 ? 1 : 0));
-      const c = compareToBaseline(base, abl, { seed: 1, clusters: labels });
-      expect(c.p).toBe(1);
+      const c = compareToBaseline(base, abl, { seed: 1, clusters: labels }) as ClusteredComparison;
+      expect(c.meanDiff).toBe(0.125);
+      expect(c.se).toBeCloseTo(0.125, 12);
+      expect(c.df).toBeCloseTo(7, 9);
+      expect(c.p).toBeCloseTo(0.350617, 5);
       expect(c.lo).toBeLessThanOrEqual(0);
+    });
+
+    it("falls back to the exact sign-flip test when every cluster agrees exactly (no variance)", () => {
+      // Ten seeds, each the same loss of 1: t is undefined, and of 2^10 sign assignments only
+      // all-minus and all-plus reach |sum| 10, so p = 2/1024; never 0.
+      const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+      const c = compareToBaseline(seeds.map(() => 1), seeds.map(() => 0), { seed: 1, items: seeds, clusters: seeds });
+      expect(c.p).toBeCloseTo(2 / 1024, 15);
+      expect([c.lo, c.meanDiff, c.hi]).toEqual([-1, -1, -1]);
     });
   });
 });

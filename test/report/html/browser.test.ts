@@ -43,7 +43,8 @@ describe("the HTML report in a browser", () => {
     const [file] = await htmlReporter.render({
       results: [results],
       summaries: [summarise(results, { seed: 1 })],
-      readExisting: () => undefined,
+      findings: [],
+    readExisting: () => undefined,
     });
     const path = join(folder, file!.path);
     mkdirSync(dirname(path), { recursive: true });

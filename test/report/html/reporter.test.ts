@@ -6,7 +6,7 @@ import type { ReportContext } from "../../../src/report/reporter.js";
 import { handMadeResults, handMadeSummary } from "../charts/hand-made-results.js";
 
 function context(results: ExperimentResults = handMadeResults()): ReportContext {
-  return { results: [results], summaries: [handMadeSummary(results)], readExisting: () => undefined };
+  return { results: [results], summaries: [handMadeSummary(results)], findings: [], readExisting: () => undefined };
 }
 
 async function page(results?: ExperimentResults): Promise<string> {
