@@ -1,21 +1,15 @@
 import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { renderExperiment } from "./markdown/experiment.js";
-import {
-  evaluationSections,
-  experimentSections,
-  type ExperimentSectionProvider,
-  type ExperimentView,
-  type SectionProvider,
-} from "./markdown/section-providers.js";
+import type { ExperimentSectionProvider, ExperimentView, SectionProvider } from "./markdown/section-providers.js";
 import { compareText, renderSetup, renderTitle } from "./markdown/setup.js";
 import { EVALUATION_PATH } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
 
 export interface EvaluationReporterOptions {
-  /** Sections appended after the experiments; defaults to the registered ones at render time. */
-  sections?: () => readonly SectionProvider[];
-  /** Sections appended to each experiment; defaults to the registered ones at render time. */
-  experimentSections?: () => readonly ExperimentSectionProvider[];
+  /** Sections appended after the experiments, in order. */
+  sections?: readonly SectionProvider[];
+  /** Sections appended to each experiment, in order. */
+  experimentSections?: readonly ExperimentSectionProvider[];
   scenarioSummaries?: ScenarioSummaryOptions;
 }
 
@@ -32,17 +26,16 @@ export function experimentViews(context: ReportContext): ExperimentView[] {
 
 /** The whole of EVALUATION.md, ending in one newline. */
 export function renderEvaluation(context: ReportContext, options: EvaluationReporterOptions = {}): string {
-  const extraExperimentSections = (options.experimentSections ?? experimentSections)();
   const parts = [
     renderTitle(),
     renderSetup(context),
     ...experimentViews(context).map((view) =>
       renderExperiment(context, view, {
         scenarioSummaries: options.scenarioSummaries,
-        sections: extraExperimentSections,
+        sections: options.experimentSections,
       }),
     ),
-    ...(options.sections ?? evaluationSections)().map((provider) => provider(context)),
+    ...(options.sections ?? []).map((provider) => provider(context)),
   ];
   return `${parts.map((part) => part.trim()).filter((part) => part !== "").join("\n\n")}\n`;
 }
@@ -55,6 +48,3 @@ export function createEvaluationReporter(options: EvaluationReporterOptions = {}
     },
   };
 }
-
-/** EVALUATION.md, with the sections registered in the report registry. */
-export const evaluationReporter: Reporter = createEvaluationReporter();

@@ -65,5 +65,3 @@ export function createFailureAnalysisReporter(options: FailureAnalysisOptions = 
     },
   };
 }
-
-export const failureAnalysisReporter: Reporter = createFailureAnalysisReporter();

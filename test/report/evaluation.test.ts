@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { findRow, summarise } from "../../src/harness/summary.js";
 import type { ExperimentResults } from "../../src/harness/results/types.js";
-import { createEvaluationReporter, evaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
+import { createEvaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
 import { formatSignedInterval, formatWtl } from "../../src/report/markdown/format.js";
 import { NOT_A_CANDIDATE } from "../../src/harness/summary/rank-changes.js";
+import { experimentCharts } from "../../src/report/charts/experiment-charts.js";
 import { CHART_NAMES, chartPath } from "../../src/report/paths.js";
-import { registerEvaluationSection, registerExperimentSection, reporters } from "../../src/report/registry.js";
+import { answersSection } from "../../src/report/markdown/answers.js";
+import { locomoSection } from "../../src/report/markdown/locomo.js";
+import { reporters } from "../../src/report/render.js";
 import type { ReportContext } from "../../src/report/reporter.js";
 import { syntheticResults } from "../fixtures/synthetic-results.js";
 
@@ -15,7 +18,7 @@ function contextFor(...results: ExperimentResults[]): ReportContext {
   return { results, summaries: results.map((r) => summarise(r, FAST)), readExisting: () => undefined };
 }
 
-const noExtras = { sections: () => [], experimentSections: () => [], scenarioSummaries: FAST };
+const noExtras = { sections: [], experimentSections: [], scenarioSummaries: FAST };
 
 describe("EVALUATION.md", () => {
   const results = syntheticResults();
@@ -95,8 +98,13 @@ describe("EVALUATION.md", () => {
     expect(row).toContain("recall_any@1");
   });
 
-  it("links the four charts at their conventional paths", () => {
-    for (const chart of CHART_NAMES) expect(markdown).toContain(`](${chartPath("synthetic", chart)})`);
+  it("links the charts the chart reporter draws for it, at their conventional paths, and no others", () => {
+    const drawn = experimentCharts(results, summary).map((chart) => chart.name);
+    for (const chart of CHART_NAMES) {
+      const link = `](${chartPath("synthetic", chart)})`;
+      if (drawn.includes(chart)) expect(markdown).toContain(link);
+      else expect(markdown).not.toContain(link);
+    }
     expect(chartPath("core", "metrics")).toBe("reports/charts/core/metrics.png");
   });
 
@@ -109,8 +117,8 @@ describe("EVALUATION.md", () => {
   it("appends extra sections from providers", () => {
     const extended = renderEvaluation(context, {
       ...noExtras,
-      sections: () => [(c) => `## Answers\n\n${c.results.length} experiment(s) graded.`],
-      experimentSections: () => [(_, view) => `### LoCoMo notes for ${view.summary.experiment}`, () => ""],
+      sections: [(c) => `## Answers\n\n${c.results.length} experiment(s) graded.`],
+      experimentSections: [(_, view) => `### LoCoMo notes for ${view.summary.experiment}`, () => ""],
     });
     expect(extended).toContain("### LoCoMo notes for synthetic");
     expect(extended.trimEnd().endsWith("## Answers\n\n1 experiment(s) graded.")).toBe(true);
@@ -118,23 +126,32 @@ describe("EVALUATION.md", () => {
 });
 
 describe("the evaluation reporter", () => {
-  it("returns EVALUATION.md with the sections registered in the registry", async () => {
-    registerEvaluationSection(() => "## Registered section");
-    registerExperimentSection((_, view) => `### Registered for ${view.results.experiment.name}`);
+  it("returns EVALUATION.md with the sections it was given", async () => {
     const context = contextFor(syntheticResults());
-    const files = await createEvaluationReporter({ scenarioSummaries: FAST }).render(context);
+    const reporter = createEvaluationReporter({
+      scenarioSummaries: FAST,
+      sections: [() => "## Listed section"],
+      experimentSections: [(_, view) => `### Listed for ${view.results.experiment.name}`],
+    });
+    const files = await reporter.render(context);
     expect(files.map((f) => f.path)).toEqual(["EVALUATION.md"]);
-    expect(files[0].content).toContain("## Registered section");
-    expect(files[0].content).toContain("### Registered for synthetic");
+    expect(files[0].content).toContain("## Listed section");
+    expect(files[0].content).toContain("### Listed for synthetic");
   });
 
-  it("is listed first among the reporters, before failure analysis", () => {
-    const names = reporters().map((r) => r.name);
-    expect(names.slice(0, 2)).toEqual(["evaluation", "failure-analysis"]);
-    expect(reporters()[0]).toBe(evaluationReporter);
-    const configured = reporters({ scenarioSummaries: FAST });
-    expect(configured.map((r) => r.name)).toEqual(names);
-    expect(configured[0]).not.toBe(evaluationReporter);
+  it("is listed first among the shared reporters, before failure analysis, with the charts per experiment", () => {
+    const list = reporters();
+    expect(list.experiment.map((r) => r.name)).toEqual(["charts"]);
+    expect(list.shared.map((r) => r.name)).toEqual(["evaluation", "failure-analysis", "html", "schemas"]);
+  });
+
+  it("takes its extra sections from the list where the report is built, not from a registry", async () => {
+    const context = contextFor(syntheticResults());
+    const [listed] = await reporters({ scenarioSummaries: FAST }).shared[0]!.render(context);
+    expect(String(listed!.content)).toBe(
+      renderEvaluation(context, { scenarioSummaries: FAST, sections: [answersSection], experimentSections: [locomoSection] }),
+    );
+    expect(String(listed!.content)).toContain("## Answer-level evaluation");
   });
 
   it("renders a document without experiments", () => {

@@ -1,7 +1,8 @@
 import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { renderReports, staleReports, writeReports } from "../../report/render.js";
+import { brokenChartLinks } from "../../report/chart-links.js";
+import { describeWrite, orphanReports, renderReports, staleReports, writeReports } from "../../report/render.js";
 import type { CheckArgs } from "../app.js";
 import type { Log } from "./experiment.js";
 import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
@@ -41,14 +42,19 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
   log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
 
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const files = await renderReports(recorded, root);
+  const rendered = await renderReports(recorded, root);
   if (args.update) {
-    const written = writeReports(files, root);
-    if (written.length > 0) log(`reports: wrote ${written.join(", ")}`);
+    log(describeWrite(writeReports(rendered, root)));
   } else {
-    const stale = staleReports(files, root);
-    problems.push(...stale.map((path) => `${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
+    const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+    problems.push(...staleReports(rendered, root).map((path) => `${path} is stale: ${regenerate}`));
+    problems.push(
+      ...orphanReports(rendered, root).map(
+        (path) => `${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+      ),
+    );
   }
+  problems.push(...brokenChartLinks(rendered, root));
   return problems;
 }
 

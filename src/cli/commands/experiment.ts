@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
 import { removeJournal } from "../../harness/runner/run.js";
-import { renderReports, writeReports } from "../../report/render.js";
+import { describeWrite, renderReports, writeReports } from "../../report/render.js";
 import type { ExperimentArgs } from "../app.js";
 import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 
@@ -36,6 +36,5 @@ export async function experimentCommand(args: ExperimentArgs, log: Log, root = p
   }
   if (args.shard) return;
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const changed = writeReports(await renderReports(recorded, root), root);
-  log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
+  log(describeWrite(writeReports(await renderReports(recorded, root), root)));
 }

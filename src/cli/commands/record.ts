@@ -11,7 +11,7 @@ import { writeAnswers } from "../../harness/answers/io.js";
 import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
-import { renderReports, writeReports } from "../../report/render.js";
+import { describeWrite, renderReports, writeReports } from "../../report/render.js";
 import { UserError } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
 import { progress } from "../progress.js";
@@ -60,6 +60,5 @@ export async function recordCommand(args: RecordArgs, log: Log, options: RecordO
   log(`answers: importance rated ${results.importance.rated} times, ${results.importance.fallbacks} fell back to the default`);
 
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const changed = writeReports(await renderReports(recorded, root), root);
-  log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
+  log(describeWrite(writeReports(await renderReports(recorded, root), root)));
 }

@@ -1,4 +1,4 @@
-import { CHART_NAMES, chartPath, type ChartName } from "../paths.js";
+import { chartPath, type ChartName } from "../paths.js";
 
 const CAPTIONS: Record<ChartName, string> = {
   metrics: "Metric means with 95% intervals per ablation",
@@ -7,10 +7,8 @@ const CAPTIONS: Record<ChartName, string> = {
   breakdown: "Score breakdown of gold memories",
 };
 
-/** Links to the PNG charts the chart reporter renders for this experiment. */
-export function renderCharts(experiment: string): string {
-  return [
-    "### Charts",
-    ...CHART_NAMES.map((chart) => `![${CAPTIONS[chart]}](${chartPath(experiment, chart)})`),
-  ].join("\n\n");
+/** Links to the PNG charts the chart reporter renders for this experiment; none, no section. */
+export function renderCharts(experiment: string, charts: readonly ChartName[]): string {
+  if (charts.length === 0) return "";
+  return ["### Charts", ...charts.map((chart) => `![${CAPTIONS[chart]}](${chartPath(experiment, chart)})`)].join("\n\n");
 }

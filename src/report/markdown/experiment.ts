@@ -1,4 +1,5 @@
 import type { ScenarioSummaryOptions } from "../../harness/summary/by-scenario.js";
+import { experimentCharts } from "../charts/experiment-charts.js";
 import type { ReportContext } from "../reporter.js";
 import { renderCharts } from "./charts.js";
 import { code } from "./format.js";
@@ -52,7 +53,7 @@ export function renderExperiment(context: ReportContext, view: ExperimentView, o
     renderResults(summary),
     designedFailuresSection(context, view),
     renderRankChanges(results, summary),
-    renderCharts(summary.experiment),
+    renderCharts(summary.experiment, experimentCharts(results, summary).map((chart) => chart.name)),
   ];
   for (const provider of options.sections ?? []) parts.push(provider(context, view));
   return parts.filter((part) => part.trim() !== "").map((part) => part.trim()).join("\n\n");
