@@ -32,8 +32,10 @@ function groupTable(summary: ExperimentSummary, group: string): string {
   const body = summary.ablations
     .map((ablation) => {
       const letter = summary.rows.find((r) => r.ablation === ablation)?.letter ?? "";
-      const name = `<th scope="row"><span class="letter">${escapeHtml(letter)}</span> ${escapeHtml(ablation)}${ablation === summary.baseline ? ' <span class="tag">baseline</span>' : ""}</th>`;
-      return `<tr>${name}${summary.metrics.map((m) => cell(byKey.get(`${ablation}\u0000${m}`))).join("")}</tr>`;
+      const baseline = ablation === summary.baseline;
+      const name = `<th scope="row"><span class="letter">${escapeHtml(letter)}</span> ${escapeHtml(ablation)}${baseline ? ' <span class="tag">baseline</span>' : ""}</th>`;
+      const attributes = `data-ablation="${escapeHtml(ablation)}"${baseline ? ' data-baseline=""' : ""}`;
+      return `<tr ${attributes}>${name}${summary.metrics.map((m) => cell(byKey.get(`${ablation}\u0000${m}`))).join("")}</tr>`;
     })
     .join("\n");
   return `<div class="table-wrap"><table class="summary"><thead><tr><th scope="col">ablation</th>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
@@ -42,7 +44,8 @@ function groupTable(summary: ExperimentSummary, group: string): string {
 /**
  * The ablation × metric tables: mean, 95% interval, the letters of the ablations each one beats
  * significantly (ranx style), and the paired difference from the baseline. Every group after
- * "all" (one per ask category) is folded away.
+ * "all" (one per ask category) is folded away. Each table scrolls sideways inside its own box,
+ * with the ablation column pinned.
  */
 export function summaryTables(summary: ExperimentSummary): string {
   const [first, ...rest] = summary.groups;
@@ -52,7 +55,7 @@ export function summaryTables(summary: ExperimentSummary): string {
   const others = rest
     .map(
       (group) =>
-        `<details class="group"><summary>Category: ${escapeHtml(group)}</summary>\n${groupTable(summary, group)}\n</details>`,
+        `<details class="group" data-category="${escapeHtml(group)}"><summary>Category: ${escapeHtml(group)}</summary>\n${groupTable(summary, group)}\n</details>`,
     )
     .join("\n");
   return `${legend}\n<h4>${escapeHtml(first === "all" ? "All asks" : first)}</h4>\n${groupTable(summary, first)}\n${others}`;
