@@ -2,10 +2,12 @@ import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
-import { describeWrite, orphanReports, renderReports, staleReports, writeReports } from "../../report/render.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/render.js";
 import type { CheckArgs } from "../app.js";
+import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { experimentFiles, loadOrSkip, resultsFile, runExperiment } from "./pipeline.js";
+import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
@@ -13,7 +15,8 @@ const MAX_LINES = 40;
  * Re-runs every experiment offline and compares it with results/, then re-renders the reports and
  * compares them with the files on disk. Returns the problems found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd()): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress, root = process.cwd()): Promise<string[]> {
+  const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
@@ -23,7 +26,7 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
       continue;
     }
     const name = loaded.spec.name;
-    const fresh = await runExperiment(loaded, { workers: args.workers });
+    const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
     const recorded = readResults(resultsFile(name));
     const differences = recorded
       ? compareResults(recorded, fresh)
@@ -37,12 +40,12 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
     }
   }
   // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+  bar.phase("answers", undefined, "", "replaying the recorded answers");
   const answers = await checkAnswers({ root });
   problems.push(...answers);
   log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
 
-  const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const rendered = await renderReports(recorded, root);
+  const rendered = await renderRecordedReports(bar, root);
   if (args.update) {
     log(describeWrite(writeReports(rendered, root)));
   } else {

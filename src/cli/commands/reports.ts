@@ -1,0 +1,29 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readResults } from "../../harness/results/io.js";
+import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
+import { type RenderedReports, renderReports } from "../../report/render.js";
+import type { Progress } from "../progress.js";
+import { recordedResultFiles } from "./pipeline.js";
+
+export interface ReportScope {
+  /** Render only these experiments' own files (default: every experiment's). */
+  experiments?: string[];
+  /** Render the files that cover every experiment (default: true). */
+  shared?: boolean;
+}
+
+/** Whether the files that cover every experiment are on disk; a scoped run renders them when one is missing. */
+export function sharedReportsExist(root: string): boolean {
+  return [EVALUATION_PATH, HTML_REPORT_PATH].every((path) => existsSync(join(root, path)));
+}
+
+/**
+ * Renders the reports from every recorded results file as a phase of its own on `bar`: one step
+ * per experiment's statistics and per reporter.
+ */
+export async function renderRecordedReports(bar: Progress, root: string, scope: ReportScope = {}): Promise<RenderedReports> {
+  bar.phase("reports", undefined, "steps", "reading results");
+  const recorded = recordedResultFiles().map((file) => readResults(file)!);
+  return renderReports(recorded, root, { ...scope, onStep: (done, total, step) => bar.update(done, step, total) });
+}
