@@ -4,7 +4,7 @@ import { globSync } from "tinyglobby";
 import { byCodeUnit } from "../shared/order.js";
 import { markdownLinks } from "./markdown/links.js";
 import { CHARTS_DIR, LINKING_MARKDOWN } from "./paths.js";
-import type { RenderedReports } from "./render.js";
+import type { RenderedReports } from "./reporter.js";
 
 /** A link target as a path from the root, or undefined for a link that leaves the repository. */
 function targetPath(from: string, href: string): string | undefined {

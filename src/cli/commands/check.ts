@@ -2,7 +2,7 @@ import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
-import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/render.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";

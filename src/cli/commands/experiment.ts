@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { serialiseResults, writeResults } from "../../harness/results/io.js";
 import { removeJournal } from "../../harness/runner/run.js";
-import { describeWrite, writeReports } from "../../report/render.js";
+import { describeWrite, writeReports } from "../../report/write.js";
 import type { ExperimentArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, resultsFile, runExperiment } from "./pipeline.js";

@@ -10,7 +10,7 @@ import { writeAnswers } from "../../harness/answers/io.js";
 import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
-import { describeWrite, writeReports } from "../../report/render.js";
+import { describeWrite, writeReports } from "../../report/write.js";
 import { UserError } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
 import type { Progress } from "../progress.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readResults } from "../../harness/results/io.js";
 import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
-import { type RenderedReports, renderReports } from "../../report/render.js";
+import type { RenderedReports } from "../../report/reporter.js";
 import type { Progress } from "../progress.js";
 import { recordedResultFiles } from "./pipeline.js";
 
@@ -25,5 +25,7 @@ export function sharedReportsExist(root: string): boolean {
 export async function renderRecordedReports(bar: Progress, root: string, scope: ReportScope = {}): Promise<RenderedReports> {
   bar.phase("reports", undefined, "steps", "reading results");
   const recorded = recordedResultFiles().map((file) => readResults(file)!);
+  // Loaded here rather than with the command: Vega and the fonts take seconds to load on a busy machine.
+  const { renderReports } = await import("../../report/render.js");
   return renderReports(recorded, root, { ...scope, onStep: (done, total, step) => bar.update(done, step, total) });
 }

@@ -10,7 +10,7 @@ import { spawnCli, useSandbox } from "../sandbox.js";
  */
 const MAX_SILENCE_MS = 5_000;
 /** Node, npx and the TypeScript loader start before any of the command's code runs. */
-const MAX_START_UP_MS = 30_000;
+const MAX_START_UP_MS = 60_000;
 
 interface Run {
   code: number | null;
