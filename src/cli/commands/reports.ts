@@ -4,7 +4,7 @@ import { readResults } from "../../harness/results/io.js";
 import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
 import type { RenderedReports } from "../../report/reporter.js";
 import type { Progress } from "../progress.js";
-import { recordedResultFiles } from "./pipeline.js";
+import { recordedResultFiles, resultsFile } from "./pipeline.js";
 
 export interface ReportScope {
   /** Render only these experiments' own files (default: every experiment's). */
@@ -24,7 +24,9 @@ export function sharedReportsExist(root: string): boolean {
  */
 export async function renderRecordedReports(bar: Progress, root: string, scope: ReportScope = {}): Promise<RenderedReports> {
   bar.phase("reports", undefined, "steps", "reading results");
-  const recorded = recordedResultFiles().map((file) => readResults(file)!);
+  // Without the shared files, only the named experiments' results are needed.
+  const files = scope.shared === false && scope.experiments ? scope.experiments.map(resultsFile) : recordedResultFiles();
+  const recorded = files.map((file) => readResults(file)!);
   // Loaded here rather than with the command: Vega and the fonts take seconds to load on a busy machine.
   const { renderReports } = await import("../../report/render.js");
   return renderReports(recorded, root, { ...scope, onStep: (done, total, step) => bar.update(done, step, total) });
