@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { findRow, summarise } from "../../src/harness/summary.js";
 import type { ExperimentResults } from "../../src/harness/results/types.js";
 import { experimentCharts } from "../../src/report/charts/experiment-charts.js";
-import { createEvaluationReporter, evaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
+import { createEvaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
 import { formatSignedInterval } from "../../src/report/markdown/format.js";
 import { experimentFindings } from "../../src/report/markdown/findings.js";
 import { CHART_NAMES, chartPath } from "../../src/report/paths.js";
-import { registerEvaluationSection, registerExperimentSection, reporters } from "../../src/report/registry.js";
+import { reporters } from "../../src/report/render.js";
 import type { ReportContext } from "../../src/report/reporter.js";
 import { syntheticResults } from "../fixtures/synthetic-results.js";
 
@@ -23,7 +23,7 @@ function contextFor(...results: ExperimentResults[]): ReportContext {
   };
 }
 
-const noExtras = { sections: () => [], experimentSections: () => [] };
+const noExtras = { sections: [], experimentSections: [] };
 
 describe("EVALUATION.md", () => {
   const results = syntheticResults();
@@ -112,8 +112,8 @@ describe("EVALUATION.md", () => {
   it("appends extra sections from providers", () => {
     const extended = renderEvaluation(context, {
       ...noExtras,
-      sections: () => [(c) => `## Answers\n\n${c.results.length} experiment(s) graded.`],
-      experimentSections: () => [(_, view) => `### LoCoMo notes for ${view.summary.experiment}`, () => ""],
+      sections: [(c) => `## Answers\n\n${c.results.length} experiment(s) graded.`],
+      experimentSections: [(_, view) => `### LoCoMo notes for ${view.summary.experiment}`, () => ""],
     });
     expect(extended).toContain("### LoCoMo notes for synthetic");
     expect(extended.trimEnd().endsWith("## Answers\n\n1 experiment(s) graded.")).toBe(true);
@@ -130,18 +130,21 @@ describe("the committed EVALUATION.md", () => {
 });
 
 describe("the evaluation reporter", () => {
-  it("returns EVALUATION.md with the sections registered in the registry", async () => {
-    registerEvaluationSection(() => "## Registered section");
-    registerExperimentSection((_, view) => `### Registered for ${view.results.experiment.name}`);
-    const files = await createEvaluationReporter().render(contextFor(syntheticResults()));
+  it("returns EVALUATION.md with the sections it is given", async () => {
+    const reporter = createEvaluationReporter({
+      sections: [() => "## Listed section"],
+      experimentSections: [(_, view) => `### Listed for ${view.results.experiment.name}`],
+    });
+    const files = await reporter.render(contextFor(syntheticResults()));
     expect(files.map((f) => f.path)).toEqual(["EVALUATION.md"]);
-    expect(files[0].content).toContain("## Registered section");
-    expect(files[0].content).toContain("### Registered for synthetic");
+    expect(files[0].content).toContain("## Listed section");
+    expect(files[0].content).toContain("### Listed for synthetic");
   });
 
-  it("is listed first among the reporters, then the appendix and failure analysis", () => {
-    expect(reporters().map((r) => r.name).slice(0, 3)).toEqual(["evaluation", "appendix", "failure-analysis"]);
-    expect(reporters()[0]).toBe(evaluationReporter);
+  it("is listed first among the shared reporters; charts and the appendix are per experiment", () => {
+    const { experiment, shared } = reporters();
+    expect(shared.map((r) => r.name).slice(0, 2)).toEqual(["evaluation", "failure-analysis"]);
+    expect(experiment.map((r) => r.name)).toEqual(["charts", "appendix"]);
   });
 
   it("renders a document without experiments", () => {

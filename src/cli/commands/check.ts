@@ -2,10 +2,13 @@ import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { renderReports, staleReports, writeReports } from "../../report/render.js";
+import { brokenChartLinks } from "../../report/chart-links.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
+import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { experimentFiles, loadOrSkip, resultsFile, runExperiment } from "./pipeline.js";
+import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
@@ -13,7 +16,8 @@ const MAX_LINES = 40;
  * Re-runs every experiment offline and compares it with results/, then re-renders the reports and
  * compares them with the files on disk. Returns the problems found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd()): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress, root = process.cwd()): Promise<string[]> {
+  const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
@@ -23,7 +27,7 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
       continue;
     }
     const name = loaded.spec.name;
-    const fresh = await runExperiment(loaded, { workers: args.workers });
+    const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
     const recorded = readRecorded(resultsFile(name), args.update, log);
     const differences = recorded
       ? compareResults(recorded, fresh)
@@ -37,19 +41,24 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
     }
   }
   // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+  bar.phase("answers", undefined, "", "replaying the recorded answers");
   const answers = await checkAnswers({ root });
   problems.push(...answers);
   log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
 
-  const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const files = await renderReports(recorded, root);
+  const rendered = await renderRecordedReports(bar, root);
   if (args.update) {
-    const written = writeReports(files, root);
-    if (written.length > 0) log(`reports: wrote ${written.join(", ")}`);
+    log(describeWrite(writeReports(rendered, root)));
   } else {
-    const stale = staleReports(files, root);
-    problems.push(...stale.map((path) => `${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
+    const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+    problems.push(...staleReports(rendered, root).map((path) => `${path} is stale: ${regenerate}`));
+    problems.push(
+      ...orphanReports(rendered, root).map(
+        (path) => `${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+      ),
+    );
   }
+  problems.push(...brokenChartLinks(rendered, root));
   return problems;
 }
 
