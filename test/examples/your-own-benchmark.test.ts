@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CliOutcome, runCli } from "../cli/sandbox.js";
@@ -54,15 +54,10 @@ describe("the README tutorial, Your own benchmark", () => {
   it("runs its command through the real command line, writing everything under --out", () => {
     expect(command).toMatch(/^npm run experiment -- examples\/your-own-benchmark\/experiment\.yaml --out \S+$/);
     expect(withOut.code, withOut.stderr).toBe(0);
-    for (const file of [
-      "results/your-own-benchmark.json",
-      "EVALUATION.md",
-      "reports/index.html",
-      "reports/charts/your-own-benchmark/metrics.svg",
-      "reports/charts/your-own-benchmark/metrics.png",
-    ]) {
+    for (const file of ["results/your-own-benchmark.json", "EVALUATION.md", "reports/your-own-benchmark.md", "reports/index.html"]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
+    expect(readdirSync(join(out, "reports/charts/your-own-benchmark")).filter((f) => f.endsWith(".svg")).length).toBeGreaterThan(0);
     // A user's output folder holds no project files.
     for (const file of ["schemas", "FAILURE_ANALYSIS.md"]) expect(existsSync(join(out, file)), file).toBe(false);
     expect(withOut.stdout).toContain("your-own-benchmark: imported 10 conversations");

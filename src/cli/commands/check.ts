@@ -1,19 +1,24 @@
 import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
+import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { renderReports, staleReports, writeReports } from "../../report/render.js";
+import { brokenChartLinks } from "../../report/chart-links.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
+import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, resultsFile, runExperiment } from "./pipeline.js";
+import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
 /**
- * Re-runs every experiment offline and compares it with its recorded results, then re-renders
- * the reports of each output folder and compares them with the files on disk. Returns the
- * problems found (empty: all is current).
+ * Re-runs every experiment offline and compares it with its recorded results, then re-renders the
+ * reports of each output folder and compares them with the files on disk. Returns the problems
+ * found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, log: Log): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress): Promise<string[]> {
+  const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
   const outputs = new Map<string, Output>();
@@ -33,8 +38,8 @@ export async function checkCommand(args: CheckArgs, log: Log): Promise<string[]>
     }
     const name = loaded.spec.name;
     const recordedFile = resultsFile(name, output.dir);
-    const fresh = await runExperiment(loaded, { workers: args.workers });
-    const recorded = readResults(recordedFile);
+    const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
+    const recorded = readRecorded(recordedFile, args.update, log);
     const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
     if (differences.length > 0 && args.update) {
       writeResults(recordedFile, fresh);
@@ -47,22 +52,39 @@ export async function checkCommand(args: CheckArgs, log: Log): Promise<string[]>
   for (const output of outputs.values()) {
     if (output.project) {
       // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+      bar.phase("answers", undefined, "", "replaying the recorded answers");
       const answers = await checkAnswers({ root: output.dir });
       problems.push(...answers);
       log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
     }
-    const recorded = recordedResultFiles(output.dir).map((f) => readResults(f)!);
-    const files = await renderReports(recorded, output.dir, { project: output.project });
+    const rendered = await renderRecordedReports(bar, output);
+    const where = output.project ? "" : `${output.dir}/`;
     if (args.update) {
-      const written = writeReports(files, output.dir);
-      if (written.length > 0) log(`reports: wrote ${written.join(", ")}`);
+      const line = describeWrite(writeReports(rendered, output.dir));
+      log(output.project ? line : line.replace(/^reports:/, `reports in ${output.dir}:`));
     } else {
-      const stale = staleReports(files, output.dir);
-      const where = output.project ? "" : `${output.dir}/`;
-      problems.push(...stale.map((path) => `${where}${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
+      const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+      problems.push(...staleReports(rendered, output.dir).map((path) => `${where}${path} is stale: ${regenerate}`));
+      problems.push(
+        ...orphanReports(rendered, output.dir).map(
+          (path) => `${where}${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+        ),
+      );
     }
+    problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
   }
   return problems;
+}
+
+/** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */
+function readRecorded(file: string, update: boolean, log: Log) {
+  try {
+    return readResults(file);
+  } catch (error) {
+    if (!(update && error instanceof UserError)) throw error;
+    log(`${error.message}: re-recording it`);
+    return undefined;
+  }
 }
 
 export function printProblems(problems: string[], log: Log): void {

@@ -9,7 +9,7 @@ import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import type { DataArgs } from "../app.js";
-import { progress } from "../progress.js";
+import type { Progress } from "../progress.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
 export const EXPERIMENTS_DIR = "experiments";
@@ -79,16 +79,23 @@ export function recordedExperimentFile(file: string, cwd = process.cwd()): strin
   return isProjectExperiment(file, cwd) ? relative(cwd, resolve(file)).split("\\").join("/") : basename(file);
 }
 
-export async function runExperiment(experiment: Experiment, options: RunOptions): Promise<ExperimentResults> {
+/** Runs an experiment's trials, reporting them on `bar` as a phase named after the experiment. */
+export async function runExperiment(experiment: Experiment, options: RunOptions, bar: Progress): Promise<ExperimentResults> {
   const started = performance.now();
+  bar.phase(experiment.spec.name, undefined, "trials", "counting tokens");
+  // Loaded first: the run prices every memory line once, in this thread, before the workers start.
   const tokenizer = await loadGemmaTokenizer();
-  const bar = progress(experiment.spec.name);
-  let trials;
-  try {
-    trials = await runTrials(experiment, { ...options, tokenizer, onProgress: (done, total) => bar.update(done, total) });
-  } finally {
-    bar.stop();
-  }
+  let before: number | undefined;
+  const trials = await runTrials(experiment, {
+    ...options,
+    tokenizer,
+    onProgress: (done, total) => {
+      // Until a trial of this run finishes, the workers are still starting.
+      before ??= done;
+      bar.update(done, done > before ? "" : "starting workers", total);
+    },
+  });
+  bar.update(trials.length, "recording the manifest");
   const manifest = buildManifest({
     tokenizerSha256: tokenizer.sha256,
     datasets: experiment.datasets,

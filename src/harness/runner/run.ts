@@ -77,7 +77,6 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   const done = journal?.load() ?? new Map<string, Trial>();
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;
-  options.onProgress?.(finished, inputs.length, undefined);
 
   const complete = (trial: Trial) => {
     journal?.append(trial);
@@ -86,6 +85,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   };
 
   const refs = await packPending(pending, options.tokenizer);
+  options.onProgress?.(finished, inputs.length, undefined);
   const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), pending.length));
   if (workers <= 1) {
