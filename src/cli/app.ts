@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import yargs, { type Argv } from "yargs";
 import { UserError } from "../shared/errors.js";
 
@@ -10,6 +11,7 @@ export interface Handlers {
   chat(args: ChatArgs): Promise<void>;
   record(args: RecordArgs): Promise<void>;
   bench(args: BenchArgs): Promise<void>;
+  convert(args: ConvertArgs): Promise<void>;
 }
 
 export interface DataArgs {
@@ -21,11 +23,20 @@ export interface ExperimentArgs extends DataArgs {
   workers?: number;
   resume: boolean;
   shard?: { index: number; count: number };
+  /** Where results, reports and EVALUATION.md go (see cli/commands/pipeline.ts for the default). */
+  out?: string;
 }
 export interface CheckArgs extends DataArgs {
   files: string[];
   workers?: number;
   update: boolean;
+  out?: string;
+}
+export interface ConvertArgs {
+  from: "locomo";
+  input: string;
+  output: string;
+  categories?: number[];
 }
 export interface MergeArgs {
   shards: string[];
@@ -52,6 +63,8 @@ export interface BenchArgs {
   out: string;
   /** Also time the core experiment grid with one worker and with all. */
   grid: boolean;
+  /** Also run the conversation benchmark rows (a few minutes). */
+  conversations: boolean;
 }
 
 function parseShard(text: string | undefined): ExperimentArgs["shard"] {
@@ -69,6 +82,17 @@ function positiveWorkers(value: number | undefined): number | undefined {
   }
   return value;
 }
+
+/** --out names a folder; an existing file there would make every write fail later. */
+function outFolder(value: string | undefined): string | undefined {
+  if (value !== undefined && existsSync(value) && !statSync(value).isDirectory()) {
+    throw new UserError(`--out expects a folder, but ${value} is a file`);
+  }
+  return value;
+}
+
+const OUT_DESCRIPTION =
+  "folder for results/, reports/ and EVALUATION.md (default: the project itself for experiments/*.yaml, recollect-out/ beside any other experiment file)";
 
 const dataOptions = (y: Argv) =>
   y
@@ -88,13 +112,15 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           .positional("files", { type: "string", array: true, default: [] as string[] })
           .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
           .option("resume", { type: "boolean", default: true, describe: "continue an interrupted run" })
-          .option("shard", { type: "string", describe: "run shard i/n of the grid and write it to results/shards/" }),
+          .option("shard", { type: "string", describe: "run shard i/n of the grid and write it to results/shards/" })
+          .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.experiment({
           files: a.files as string[],
           workers: a.workers,
           resume: a.resume,
           shard: parseShard(a.shard),
+          out: a.out,
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,
         }),
@@ -106,9 +132,17 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         dataOptions(y)
           .positional("files", { type: "string", array: true, default: [] as string[] })
           .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
-          .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" }),
+          .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" })
+          .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
-        handlers.check({ files: a.files as string[], workers: a.workers, update: a.update, locomo: a.locomo, acceptLocomoHash: a.acceptLocomoHash }),
+        handlers.check({
+          files: a.files as string[],
+          workers: a.workers,
+          update: a.update,
+          out: a.out,
+          locomo: a.locomo,
+          acceptLocomoHash: a.acceptLocomoHash,
+        }),
     )
     .command(
       "merge <shards..>",
@@ -159,8 +193,20 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           .option("sizes", { type: "number", array: true, default: [1_000, 10_000, 100_000, 1_000_000] })
           .option("queries", { type: "number", default: 200 })
           .option("out", { type: "string", default: "reports/bench" })
-          .option("grid", { type: "boolean", default: false, describe: "also time the core experiment grid" }),
-      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, grid: a.grid }),
+          .option("grid", { type: "boolean", default: false, describe: "also time the core experiment grid" })
+          .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, grid: a.grid, conversations: a.conversations }),
+    )
+    .command(
+      "convert <from> <input> <output>",
+      "convert a benchmark file to conversation JSON Lines (.jsonl, or .jsonl.gz to compress)",
+      (y) =>
+        y
+          .positional("from", { type: "string", choices: ["locomo"] as const, demandOption: true, describe: "the input's format" })
+          .positional("input", { type: "string", demandOption: true, describe: "the file to convert, such as data/locomo10.json" })
+          .positional("output", { type: "string", demandOption: true, describe: "the JSON Lines file to write" })
+          .option("categories", { type: "number", array: true, describe: "LoCoMo question categories to keep (default: all, 1–5)" }),
+      (a) => handlers.convert({ from: a.from as "locomo", input: a.input as string, output: a.output as string, categories: a.categories as number[] | undefined }),
     )
     .help();
 }

@@ -1,18 +1,30 @@
 import type { Handlers } from "./app.js";
-import { chatCommand } from "./commands/chat.js";
-import { benchCommand } from "./commands/bench.js";
-import { checkCommand, printProblems } from "./commands/check.js";
-import { runDemo } from "./commands/demo.js";
-import { experimentCommand } from "./commands/experiment.js";
-import { mergeCommand } from "./commands/merge.js";
-import { recordCommand } from "./commands/record.js";
+import { type Progress, progress } from "./progress.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * Runs a long command with its progress. The progress writes nothing until the command starts its
+ * first phase, after its input files are validated, so a bad file still gets one line alone.
+ */
+async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
+  const bar = progress({ log });
+  try {
+    return await run(bar);
+  } finally {
+    bar.stop();
+  }
+}
+
+/*
+ * Each command loads its modules when it runs, not when the CLI starts: the report code alone
+ * pulls in Vega, and loading every command's dependencies kept even `--help` silent for seconds.
+ */
 export const handlers: Handlers = {
-  experiment: (args) => experimentCommand(args, log),
+  experiment: (args) => withProgress(async (bar) => (await import("./commands/experiment.js")).experimentCommand(args, bar)),
   async check(args) {
-    const problems = await checkCommand(args, log);
+    const problems = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
+    const { printProblems } = await import("./commands/check.js");
     if (problems.length === 0) {
       log("check: everything matches the recorded results");
       return;
@@ -21,11 +33,12 @@ export const handlers: Handlers = {
     printProblems(problems, log);
     process.exitCode = 1;
   },
-  merge: (args) => mergeCommand(args, log),
+  merge: async (args) => (await import("./commands/merge.js")).mergeCommand(args, log),
   async demo() {
-    process.stdout.write(await runDemo());
+    process.stdout.write(await (await import("./commands/demo.js")).runDemo());
   },
-  chat: (args) => chatCommand(args),
-  record: (args) => recordCommand(args, log),
-  bench: (args) => benchCommand(args, log),
+  chat: async (args) => (await import("./commands/chat.js")).chatCommand(args),
+  record: (args) => withProgress(async (bar) => (await import("./commands/record.js")).recordCommand(args, bar)),
+  bench: async (args) => (await import("./commands/bench.js")).benchCommand(args, log),
+  convert: async (args) => (await import("./commands/convert.js")).convertCommand(args, log),
 };

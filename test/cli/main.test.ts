@@ -15,7 +15,9 @@ const experiment = (name: string, ...lines: string[]) =>
   sandbox.write(`experiments/${name}.yaml`, [`name: ${name}`, "description: a broken experiment", ...lines].join("\n"));
 const withDefaults = (name: string, ...lines: string[]) => {
   const keys = new Set(lines.map((l) => l.split(":")[0]));
-  const defaults = ["scenarios: [scenarios/stream-example.yaml]", "ablations: [full, no-touch]", "seeds: [1, 2]"].filter((l) => !keys.has(l.split(":")[0]));
+  const defaults = ["scenarios: [../scenarios/stream-example.yaml]", "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1, 2]"].filter(
+    (l) => !keys.has(l.split(":")[0]),
+  );
   return experiment(name, ...defaults, ...lines);
 };
 
@@ -51,8 +53,8 @@ bad(
 );
 bad(
   "a missing scenario file",
-  withDefaults("bad-missing-scenario", "scenarios: [scenarios/no-such-scenario.yaml]"),
-  /^at scenarios\[0\]: scenario file "scenarios\/no-such-scenario\.yaml" not found$/,
+  withDefaults("bad-missing-scenario", "scenarios: [../scenarios/no-such-scenario.yaml]"),
+  /^at scenarios\[0\]: scenario file "\.\.\/scenarios\/no-such-scenario\.yaml" not found \(paths are relative to the experiment file's folder, .*\/experiments\/\)$/,
 );
 bad("seeds given as a word", withDefaults("bad-seeds", 'seeds: "five"'), /^at seeds: .*expected array, received string$/);
 bad("malformed YAML", experiment("bad-yaml", "scenarios: [scenarios/stream-example.yaml", "ablations: [full]", "seeds: [1]"), /^malformed YAML at line \d+, column \d+: \S.*[^:]$/);

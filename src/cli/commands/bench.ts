@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { renderConversationBench, runConversationBench } from "../../bench/conversation-bench.js";
 import { renderJson, renderMarkdown } from "../../bench/report.js";
 import { defaultGridWorkers, runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
@@ -22,9 +23,10 @@ export async function benchCommand(args: BenchArgs, log: Log): Promise<void> {
   }
   const grid = args.grid ? { file: "experiments/core.yaml", workers: defaultGridWorkers() } : null;
   const report = await runBench({ sizes: args.sizes, queries: args.queries, grid }, (line) => log(`bench: ${line}`));
-  const markdown = renderMarkdown(report);
+  const conversations = args.conversations === false ? [] : await runConversationBench((line) => log(`bench: ${line}`));
+  const markdown = renderMarkdown(report) + (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "");
   log(markdown);
   writeFileAtomicSync(join(args.out, "bench.md"), markdown);
-  writeFileAtomicSync(join(args.out, "bench.json"), renderJson(report));
+  writeFileAtomicSync(join(args.out, "bench.json"), conversations.length > 0 ? `${JSON.stringify({ ...report, conversations }, null, 2)}\n` : renderJson(report));
   log(`bench: wrote ${join(args.out, "bench.md")} and ${join(args.out, "bench.json")}`);
 }

@@ -1,55 +1,90 @@
 import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
+import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { renderReports, staleReports, writeReports } from "../../report/render.js";
+import { brokenChartLinks } from "../../report/chart-links.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
+import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, resultsFile, runExperiment } from "./pipeline.js";
+import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
 /**
- * Re-runs every experiment offline and compares it with results/, then re-renders the reports and
- * compares them with the files on disk. Returns the problems found (empty: all is current).
+ * Re-runs every experiment offline and compares it with its recorded results, then re-renders the
+ * reports of each output folder and compares them with the files on disk. Returns the problems
+ * found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd()): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress): Promise<string[]> {
+  const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
-  const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
-  for (const { file, loaded } of experiments) {
+  const outputs = new Map<string, Output>();
+  if (!explicit) {
+    const whole = outputFor(`${EXPERIMENTS_DIR}/any.yaml`, args.out);
+    outputs.set(whole.dir, whole);
+  }
+  const experiments = [];
+  for (const file of experimentFiles(args.files)) {
+    experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
+  }
+  for (const { file, loaded, output } of experiments) {
+    outputs.set(output.dir, output);
     if ("skipped" in loaded) {
       log(`check: SKIPPED ${file}: ${loaded.skipped}`);
       continue;
     }
     const name = loaded.spec.name;
-    const fresh = await runExperiment(loaded, { workers: args.workers });
-    const recorded = readResults(resultsFile(name));
-    const differences = recorded
-      ? compareResults(recorded, fresh)
-      : [`${name}: no recorded results at ${resultsFile(name)}`];
+    const recordedFile = resultsFile(name, output.dir);
+    const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
+    const recorded = readRecorded(recordedFile, args.update, log);
+    const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
     if (differences.length > 0 && args.update) {
-      writeResults(resultsFile(name), fresh);
-      log(`${name}: re-recorded ${resultsFile(name)}`);
+      writeResults(recordedFile, fresh);
+      log(`${name}: re-recorded ${recordedFile}`);
     } else {
       problems.push(...differences);
       log(`${name}: ${differences.length === 0 ? "matches the recorded results" : `${differences.length} difference(s)`}`);
     }
   }
-  // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
-  const answers = await checkAnswers({ root });
-  problems.push(...answers);
-  log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
-
-  const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const files = await renderReports(recorded, root);
-  if (args.update) {
-    const written = writeReports(files, root);
-    if (written.length > 0) log(`reports: wrote ${written.join(", ")}`);
-  } else {
-    const stale = staleReports(files, root);
-    problems.push(...stale.map((path) => `${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
+  for (const output of outputs.values()) {
+    if (output.project) {
+      // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+      bar.phase("answers", undefined, "", "replaying the recorded answers");
+      const answers = await checkAnswers({ root: output.dir });
+      problems.push(...answers);
+      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
+    }
+    const rendered = await renderRecordedReports(bar, output);
+    const where = output.project ? "" : `${output.dir}/`;
+    if (args.update) {
+      const line = describeWrite(writeReports(rendered, output.dir));
+      log(output.project ? line : line.replace(/^reports:/, `reports in ${output.dir}:`));
+    } else {
+      const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+      problems.push(...staleReports(rendered, output.dir).map((path) => `${where}${path} is stale: ${regenerate}`));
+      problems.push(
+        ...orphanReports(rendered, output.dir).map(
+          (path) => `${where}${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+        ),
+      );
+    }
+    problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
   }
   return problems;
+}
+
+/** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */
+function readRecorded(file: string, update: boolean, log: Log) {
+  try {
+    return readResults(file);
+  } catch (error) {
+    if (!(update && error instanceof UserError)) throw error;
+    log(`${error.message}: re-recording it`);
+    return undefined;
+  }
 }
 
 export function printProblems(problems: string[], log: Log): void {

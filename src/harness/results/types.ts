@@ -1,8 +1,16 @@
+import type { RetrievalPolicy } from "../../memory/types.js";
+
 /**
  * The shape of results/<experiment>.json. It is what the reporters read and what the regression
  * check compares, so everything here is plain, sorted, rounded data: the same run gives the same
  * bytes.
  */
+
+/**
+ * The results format. Version 2 added the ablations' policies, the statistics' unit and the
+ * headline metrics, and the neighbours of each gold memory in the detail.
+ */
+export const RESULTS_FORMAT = "recollect-results/2";
 
 /** Fields that describe the recording run rather than its outcome (a Node patch release changes no result); the check ignores them. */
 export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "node", "wallTimeMs"] as const;
@@ -16,12 +24,19 @@ export interface Manifest {
   /** Exact versions of the packages that shape results. */
   packages: Record<string, string>;
   tokenizerSha256: string;
-  /** Data files read by the experiment, by public name. */
-  datasets: { name: string; sha256: string; note?: string }[];
+  /** Data files read by the experiment, by public name; a file the experiment names has its path relative to the experiment file. */
+  datasets: { name: string; sha256: string; note?: string; path?: string }[];
   /** sha256 of the experiment file and every scenario it ran. */
   experimentHash: string;
   /** Wall time of the recording run; informational only. */
   wallTimeMs: number;
+}
+
+export interface AblationInfo {
+  name: string;
+  description: string;
+  note?: string;
+  policy: RetrievalPolicy;
 }
 
 export interface AskInfo {
@@ -45,16 +60,23 @@ export interface ScenarioInfo {
 
 export interface ExperimentInfo {
   name: string;
-  /** Path of the experiment file, relative to the repository root. */
+  /** The experiment file: relative to the project for its own experiments, else the file's name alone. */
   file: string;
   description: string;
   baseline: string;
-  /** Ablation names in report order, the baseline first. */
-  ablations: { name: string; description: string }[];
+  /**
+   * Ablations in report order, the baseline first, each with the policy it ran. `description`
+   * is generated from the policy: the baseline's settings, or what the others change.
+   */
+  ablations: AblationInfo[];
   seeds: number[];
   k: number[];
   /** Whether a memory whose `source` is a gold id counts as that gold memory. */
   matchSource: boolean;
+  /** The independent units of the statistics (see the experiment file's `cluster`). */
+  cluster: "scenario" | "ask" | "none";
+  /** The metrics the findings and main tables report. */
+  headline: string[];
   scenarios: ScenarioInfo[];
   /** Dataset import figures (counts, dropped evidence ids), when scenarios came from a dataset. */
   importStats?: Record<string, unknown>;
@@ -71,6 +93,23 @@ export interface GoldDetail {
   total: number;
   /** The weights [rel, rec, imp] of the section that ranked it, so contributions can be compared. */
   weights: [number, number, number];
+  /**
+   * The memories ranked just above and just below it in its section (NEIGHBOURS on each side),
+   * with their signals: the ones an ablation can make overtake it, or that it can overtake.
+   */
+  neighbours?: NeighbourDetail[];
+}
+
+/** How many memories above and below a gold memory its detail records. */
+export const NEIGHBOURS = 2;
+
+export interface NeighbourDetail {
+  id: string;
+  rank: number;
+  rel: number;
+  rec: number;
+  imp: number;
+  total: number;
 }
 
 export interface AskDetail {
@@ -103,7 +142,7 @@ export interface Trial {
 }
 
 export interface ExperimentResults {
-  format: "recollect-results/1";
+  format: typeof RESULTS_FORMAT;
   experiment: ExperimentInfo;
   manifest: Manifest;
   /** Sorted by scenario, then ablation (in experiment order), then seed. */

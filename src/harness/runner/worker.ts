@@ -1,33 +1,19 @@
-import { loadGemmaTokenizer } from "../../memory/index.js";
-import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { Trial } from "../results/types.js";
+import { ScenarioCache, type ScenarioRef } from "./pack.js";
 import { runTrial, type TrialInput } from "./trial.js";
 
-/**
- * The trial runner as a worker-pool task. The tokenizer loads once per worker, and line costs are
- * memoised: a benchmark writes the same texts in every (ablation, seed) trial.
- */
-let counter: Promise<TokenCounter> | undefined;
+/** What crosses to a worker for one trial: the trial's settings, and where its scenario lies in shared memory. */
+export type TrialTask = Omit<TrialInput, "scenario"> & { scenario: ScenarioRef };
 
-export function memoisedCounter(inner: TokenCounter): TokenCounter {
-  const cache = new Map<string, number>();
-  return {
-    count(text: string): number {
-      let n = cache.get(text);
-      if (n === undefined) {
-        n = inner.count(text);
-        cache.set(text, n);
-      }
-      return n;
-    },
-  };
+/** One cache per thread: the worker's own, or the caller's when trials run in the main thread. */
+const workerCache = new ScenarioCache();
+
+export function runTrialTask(task: TrialTask, cache: ScenarioCache = workerCache): Trial {
+  const { spec, tokens } = cache.get(task.scenario);
+  return runTrial({ ...task, scenario: spec }, tokens);
 }
 
-export async function tokenCounter(): Promise<TokenCounter> {
-  counter ??= loadGemmaTokenizer().then(memoisedCounter);
-  return counter;
-}
-
-export default async function runTrialTask(input: TrialInput): Promise<Trial> {
-  return runTrial(input, await tokenCounter());
+/** The worker pool's entry point. */
+export default async function runTrialInWorker(task: TrialTask): Promise<Trial> {
+  return runTrialTask(task);
 }

@@ -1,5 +1,5 @@
 import type { ReportContext } from "../reporter.js";
-import { resultsPath } from "../paths.js";
+import { appendixPath, resultsPath } from "../paths.js";
 import { code } from "./format.js";
 import { markdownTable } from "./table.js";
 
@@ -9,67 +9,74 @@ export function renderTitle(): string {
   return `${GENERATED_NOTICE}\n\n# Evaluation`;
 }
 
-/** What the harness measures and how to reproduce this file. */
+/** What the harness measures, how the statistics read, and how to reproduce this file. */
 export function renderSetup(context: ReportContext): string {
   const overview =
     context.results.length === 0
       ? "No results are recorded yet."
       : markdownTable(
-          ["Experiment", "File", "Results", "Scenarios", "Asks", "Ablations", "Seeds"],
+          ["Experiment", "File", "Results", "Appendix", "Scenarios", "Asks", "Ablations", "Seeds", "Unit"],
           [...context.results]
             .sort((a, b) => compareText(a.experiment.name, b.experiment.name))
             .map(({ experiment }) => [
               experiment.name,
               code(experiment.file),
               code(resultsPath(experiment.name)),
+              `[${appendixPath(experiment.name)}](${appendixPath(experiment.name)})`,
               String(experiment.scenarios.length),
               String(experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0)),
               String(experiment.ablations.length),
               String(experiment.seeds.length),
+              UNIT_WORDS[experiment.cluster],
             ]),
         );
   return [
-    "## Setup",
-    "Each experiment file in `experiments/` names scenarios, a baseline retrieval policy and ablations " +
-      "(patches over that policy), seeds and k values. For every (scenario, ablation, seed) the runner " +
-      "builds a fresh store and plays the scenario's timeline through the real memory system, on a " +
-      "virtual clock. A seed jitters times, samples distractors, shuffles insertion order and adds " +
-      "noise to importance. At every ask it records the rank of each gold memory in the ordering that " +
-      "produced the block, the block's coverage of the required facts, any stale fact that leaked into " +
-      "it, its token use and, for hand-written scenarios, each gold memory's score breakdown. Those " +
-      "records are `results/<experiment>.json`; every figure below is computed from them.",
-    "Metrics, per ask: `recall_any@k` (some gold memory ranks in the top k), `recall_all@k` (all do), " +
-      "`mrr` (reciprocal rank of the best-ranked gold memory), `ndcg@k` (binary gain), `coverage` " +
-      "(share of required ids in the block; asks that require nothing are left out), `leakage` " +
-      "(1 when a stale fact reached the block; lower is better) and `tokens` (memory tokens in the " +
-      "block; lower is cheaper). A gold memory that was not ranked counts as missed. Ranks are those " +
-      "of the ordering that produced the block: within the memory's own kind section for per-kind " +
-      "policies, in the one list for `pooled`. Rank metrics of `pooled` against per-kind are therefore " +
-      "not like for like (each per-kind section has its own rank 1); the two are compared on `coverage` " +
-      "and `leakage`, at the same total token budget.",
-    "Statistics: means over (scenario, ask, seed) with 95% percentile bootstrap intervals. Each " +
-      "ablation is compared with the baseline on the same (scenario, ask, seed), as a paired difference " +
-      "with its bootstrap interval and a seeded two-sided sign-flip test; p-values are Holm-corrected " +
-      "across all (ablation, metric) comparisons of a table, and \u2713 marks p (Holm) < 0.05. " +
-      "W/T/L counts the pairs on which the ablation is better than, equal to or worse than the baseline. " +
-      "As in ranx, each ablation has a letter, and the superscript after a mean lists the letters of " +
-      "the ablations it beats significantly (pairwise sign-flip tests, Holm-corrected per column). " +
-      "The seeds of one ask are treated as independent replicates: each draws its own jitter, " +
-      "distractors, order and importance noise, so a scenario with one ask still yields one pair per " +
-      "seed. When every non-zero difference has the same size (0/1 metrics) the sign-flip test is " +
-      "computed exactly (binomial); above 500 values, the interval and the test use their normal " +
-      "limits. A p-value is never reported as 0: the smallest is 1/(resamples + 1).",
+    "## How these numbers are made",
+    `Each experiment file${context.project === false ? "" : " in `experiments/`"} names scenarios (or a benchmark), a baseline retrieval policy, ablations ` +
+      "(patches over that policy), seeds and k values. For every (scenario, ablation, seed) the runner builds a fresh " +
+      "store and plays the timeline through the real memory system on a virtual clock; a seed jitters times, samples " +
+      "distractors, shuffles insertion order and varies importance. At every ask it records the rank of each gold " +
+      "memory in the ordering that produced the block, the block's coverage of the required facts, any stale fact that " +
+      "leaked into it and its token use. Those records are `results/<experiment>.json`; every figure here is computed " +
+      "from them. Metrics: `recall_any@k` (some gold memory in the top k), `recall_all@k`, `mrr`, `ndcg@k`, `coverage` " +
+      "(share of the required ids in the block), `leakage` (a stale fact reached the block; lower is better) and " +
+      "`tokens` (lower is cheaper). Rank metrics count within the ordering that produced the block (a section per kind, " +
+      "or one pooled list), so a pooled policy's rank metrics are not compared with a per-kind baseline's; coverage is.",
+    "Statistics: the question is the unit. The seeds of an ask are repeated measurements of it and are averaged first; " +
+      "asks of one scenario (or benchmark conversation) share its memories, so by default the scenarios are the " +
+      "independent units (`cluster: scenario`; an experiment may declare `ask` or `none`). Intervals are cluster-robust " +
+      "95% t intervals (CR2 with Bell–McCaffrey degrees of freedom), which stay valid with 8–10 clusters, and each test " +
+      "is the t test of its interval, so the two agree (when every cluster agrees exactly and there is no variance, an " +
+      "exact sign-flip test over the clusters gives the p-value). Both are calibrated by simulation in the test suite: " +
+      "2–8% false positives at α = 0.05 under clustered nulls, 92–97% coverage. Each table states its units next to its intervals. " +
+      "Holm's correction runs within named families, per experiment and table: a group's headline metrics form one, its " +
+      "other metrics another, and the designed failures a third, so each comparison has one verdict wherever it is " +
+      "quoted. MDE is the minimum detectable effect (80% power, α = 0.05): a difference smaller than it that is not " +
+      "significant was not detected, which is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
-    [
-      "```sh",
-      "npm ci",
-      "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
-      "npm run check        # re-run offline and compare with results/; fails if this file is stale",
-      "```",
-    ].join("\n"),
+    context.project === false
+      ? [
+          "```sh",
+          "npm run experiment -- EXPERIMENT.yaml --out DIR   # re-run; rewrites DIR/results/, DIR/reports/ and this file",
+          "npm run check -- EXPERIMENT.yaml --out DIR        # re-run and compare with DIR/results/; fails if this file is stale",
+          "```",
+        ].join("\n")
+      : [
+          "```sh",
+          "npm ci",
+          "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
+          "npm run check        # re-run offline and compare with results/; fails if this file is stale",
+          "```",
+        ].join("\n"),
     overview,
   ].join("\n\n");
 }
+
+const UNIT_WORDS = {
+  scenario: "asks, clustered by scenario",
+  ask: "asks",
+  none: "(ask, seed) values",
+} as const;
 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -42,6 +42,7 @@ const experimentFile = sandbox.write(
     `name: ${NAME}`,
     "description: enough trials to interrupt",
     `scenarios: [${JSON.stringify(scenarioFile)}]`,
+    "allowOutside: true",
     "ablations: [full, no-touch]",
     `seeds: [${SEEDS.join(", ")}]`,
     "variation: { jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 }",
@@ -65,13 +66,15 @@ async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 
 }
 
 async function uninterruptedRun(): Promise<ExperimentResults> {
-  const experiment = loadExperiment(experimentFile);
+  const experiment = await loadExperiment(experimentFile);
   const trials = await runTrials(experiment, { workers: 1 });
   const tokenizer = await loadGemmaTokenizer();
   return buildResults(
     experiment,
     trials,
     buildManifest({ tokenizerSha256: tokenizer.sha256, datasets: experiment.datasets, experimentHash: experiment.hash, wallTimeMs: 0 }),
+    // A project experiment is recorded by its path in the project.
+    "experiments/resume.yaml",
   );
 }
 
@@ -109,13 +112,13 @@ describe("recollect experiment, killed with SIGKILL and run again", () => {
     rerun = await running;
     expect(rerun.code, rerun.stderr).toBe(0);
     // The progress starts where the killed run stopped (plain lines: stderr is not a terminal).
-    const progress = rerun.stderr.split("\n").filter((line) => line.startsWith(`${NAME}: `));
-    expect(progress[0]).toBe(`${NAME}: ${linesAtKill}/${TRIALS} trials`);
-    expect(progress.at(-1)).toBe(`${NAME}: ${TRIALS}/${TRIALS} trials`);
+    const counts = rerun.stderr.split("\n").flatMap((line) => new RegExp(`^${NAME}: (\\d+/\\d+ trials)`).exec(line)?.[1] ?? []);
+    expect(counts[0]).toBe(`${linesAtKill}/${TRIALS} trials`);
+    expect(counts.at(-1)).toBe(`${TRIALS}/${TRIALS} trials`);
     expect(rerun.stdout).toContain(`${NAME}: ${TRIALS} trials in `);
     expect(rerun.stdout).toContain(`results/${NAME}.json written`);
     // The reports are regenerated from the sandbox's results, in the sandbox.
-    expect(rerun.stdout).toMatch(/^reports: wrote EVALUATION\.md/m);
+    expect(rerun.stdout).toMatch(/^reports: wrote .*EVALUATION\.md/m);
     expect(existsSync(sandbox.path("EVALUATION.md"))).toBe(true);
     // A finished run removes its journal.
     expect(journalFiles()).toEqual([]);
