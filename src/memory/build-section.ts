@@ -14,6 +14,8 @@ export function buildSection(
   rule: SectionRule,
   ranking: SectionRanking,
   located: readonly number[],
+  /** How many memories either side of each located one to report as well. */
+  neighbours = 0,
 ): { section: Section; lines: string[] } {
   // The head of the order, as deep as the item limit: fitting usually ends inside it.
   const depth = Math.max(rule.limit, 1);
@@ -56,15 +58,23 @@ export function buildSection(
       total: c.total[i],
     };
   };
-  const ranked: RankedMemory[] = [];
-  for (let i = 0; i < fit.examined; i++) ranked.push(entry(head, i, i + 1));
-  // Located memories that place deeper join at their own ranks. (Memories kept past the head
-  // join only when located: their ranks would cost counting everything ranked above them.)
-  const deeper = ranking
-    .rankOf(located)
-    .filter((l) => l.rank > fit.examined)
-    .sort((a, b) => a.rank - b.rank);
-  for (const l of deeper) ranked.push(entry(l.entry, 0, l.rank));
+  // The head as deep as filling looked, then located memories and their neighbours at their own
+  // ranks. (Memories kept past the head join only when located: their ranks would cost counting
+  // everything ranked above them.)
+  const byRank = new Map<number, RankedMemory>();
+  for (let i = 0; i < fit.examined; i++) byRank.set(i + 1, entry(head, i, i + 1));
+  for (const l of ranking.rankOf(located)) {
+    byRank.set(l.rank, entry(l.entry, 0, l.rank));
+    if (neighbours <= 0) continue;
+    // The head holds every rank up to its depth, or every candidate when it is shorter.
+    if (l.rank + neighbours <= head.slots.length || head.slots.length < depth) {
+      const last = Math.min(l.rank + neighbours, head.slots.length);
+      for (let r = Math.max(1, l.rank - neighbours); r <= last; r++) byRank.set(r, entry(head, r - 1, r));
+    } else {
+      for (const n of ranking.around(l, neighbours)) byRank.set(n.rank, entry(n.entry, 0, n.rank));
+    }
+  }
+  const ranked = [...byRank.values()].sort((a, b) => a.rank - b.rank);
 
   const kept = keptSlots.map((slot) => index.ids[slot]);
   const keptIds = new Set(kept);

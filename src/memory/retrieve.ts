@@ -49,7 +49,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
     const kind = name === "pooled" ? null : KIND_CODE[name];
     const relevance = relevanceFor(index, config);
     const ranking = new SectionRanking(index, kind, rule, config, relevance.scores, now, relevance.matched(kind));
-    return buildSection(index, name, rule, ranking, located);
+    return buildSection(index, name, rule, ranking, located, request.neighbours ?? 0);
   });
 
   for (const { scores } of relevanceCache.values()) index?.releaseScores(scores.values, scores.matched);

@@ -136,8 +136,9 @@ export interface Section {
   name: SectionName;
   /**
    * The head of the ordering the section was filled from, as deep as filling looked through it,
-   * then the located memories that place deeper; each with its rank and score breakdown. A `skip`
-   * section can keep memories past its head (see `kept`); they appear here when located.
+   * then the located memories that place deeper and their neighbours when asked for; each with
+   * its rank and score breakdown, in rank order. A `skip` section can keep memories past its head
+   * (see `kept`); they appear here when located.
    */
   ranked: RankedMemory[];
   /** Ids that reached the block, in block order. */
@@ -165,6 +166,11 @@ export interface RetrieveRequest {
    * section, or not stored, are left out.
    */
   locate?: readonly string[];
+  /**
+   * How many memories just before and just after each located one to report too (default 0):
+   * evaluation reads them to say which memories overtook a gold one.
+   */
+  neighbours?: number;
 }
 
 /** A chat turn to be written back as an episodic memory. */

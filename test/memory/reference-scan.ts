@@ -142,7 +142,8 @@ function minmax(values: number[]): number[] {
  * Retrieves and asserts that the block is what the full scan gives (scanned first, before any
  * touch): the same kept memories and token use per section, every reported entry at its rank in
  * the full order with the same signals, a head of consecutive ranks from 1, and beyond it exactly
- * the located candidates that place there.
+ * the located candidates that place there and, with `neighbours`, the memories that many ranks
+ * either side of any located one.
  */
 export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveRequest): Block {
   const expected = scanRetrieve(store, request);
@@ -160,7 +161,9 @@ export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveR
     const deeper = section.ranked.slice(head).map((r) => r.rank);
     expect(deeper).toEqual([...deeper].sort((a, b) => a - b));
     expect(new Set(deeper).size).toBe(deeper.length);
-    expect(deeper).toEqual(scan.ranked.flatMap((r, p) => (p >= head && located.has(r.id) ? [p + 1] : [])));
+    const n = request.neighbours ?? 0;
+    const near = (p: number) => scan.ranked.some((r, q) => located.has(r.id) && Math.abs(p - q) <= n);
+    expect(deeper).toEqual(scan.ranked.flatMap((_, p) => (p >= head && near(p) ? [p + 1] : [])));
   });
   return block;
 }

@@ -49,6 +49,7 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
         policy,
         // Rank metrics need each gold memory's rank however deep it places.
         locate: ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]),
+        neighbours: input.detail ? NEIGHBOURS : 0,
       });
       asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale), standIns));
       const written = writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
@@ -135,14 +136,11 @@ function scoreAsk(
     const found = best.get(gold);
     return { gold, best: found && { ...found.memory, section: found.section } };
   });
-  const neighboursOf = (section: string, rank: number): NeighbourDetail[] => {
-    // `ranked` is in rank order, rank i + 1 at index i.
-    const ranked = block.sections.find((s) => s.name === section)!.ranked;
-    return ranked
-      .slice(Math.max(0, rank - 1 - NEIGHBOURS), rank + NEIGHBOURS)
-      .filter((r) => r.rank !== rank)
+  const neighboursOf = (section: string, rank: number): NeighbourDetail[] =>
+    block.sections
+      .find((s) => s.name === section)!
+      .ranked.filter((r) => r.rank !== rank && Math.abs(r.rank - rank) <= NEIGHBOURS)
       .map((r) => ({ id: r.id, rank: r.rank, rel: round(r.rel), rec: round(r.rec), imp: round(r.imp), total: round(r.total) }));
-  };
   const required = ask.required ?? ask.expect;
   const reached = required.filter((id) => reachedIds.has(id));
 

@@ -61,10 +61,13 @@ export function eventTime(view: RankView, slot: number): number {
  * not `byScore`, the `newest` order), then newer first by event time, then id ascending.
  */
 export function candidatePrecedes(view: RankView, c: Candidates, a: number, b: number, byScore: boolean): boolean {
-  const sa = c.slots[a];
-  const sb = c.slots[b];
+  return entryPrecedes(view, c.total[a], c.slots[a], c.total[b], c.slots[b], byScore);
+}
+
+/** The same order over (total, slot) pairs, for an entry that lives outside the candidates. */
+export function entryPrecedes(view: RankView, totalA: number, sa: number, totalB: number, sb: number, byScore: boolean): boolean {
   if (byScore) {
-    if (c.total[a] !== c.total[b]) return c.total[a] > c.total[b];
+    if (totalA !== totalB) return totalA > totalB;
   } else if (view.createdAt[sa] !== view.createdAt[sb]) {
     return view.createdAt[sa] > view.createdAt[sb];
   }

@@ -16,7 +16,7 @@
  */
 import type { RelevanceScores } from "../relevance/index.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
-import { type Candidates, candidatePrecedes, emptyCandidates, pickCandidates, reserveCandidates } from "./candidates.js";
+import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates, reserveCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";
 import { SectionSignals, type SignalRange } from "./signals.js";
 import type { RankView } from "./view.js";
@@ -68,19 +68,52 @@ export class SectionRanking {
    * lets through (all when it is null).
    */
   top(depth: number, accept: Accept = null): Candidates {
+    return this.gather(depth, "first", accept, null, Number.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * The `n` candidates just before and the `n` just after a located one in section order, each
+   * with its rank: what evaluation records around a gold memory to say who overtook whom.
+   */
+  around(at: Located, n: number): Located[] {
+    if (n <= 0) return [];
+    const { view, byScore } = this;
+    const slot = at.entry.slots[0];
+    const total = at.entry.total[0];
+    const beforeIt = (c: Candidates, i: number) => entryPrecedes(view, c.total[i], c.slots[i], total, slot, byScore);
+    const afterIt = (c: Candidates, i: number) => entryPrecedes(view, total, slot, c.total[i], c.slots[i], byScore);
+    // Everything before it has at least its key, so that walk keeps the bar there; the walk after
+    // it raises the bar like any top n.
+    const before = this.gather(n, "last", null, beforeIt, this.key(at.entry, 0));
+    const after = this.gather(n, "first", null, afterIt, Number.NEGATIVE_INFINITY);
+    return [
+      ...Array.from({ length: before.slots.length }, (_, i) => ({ rank: at.rank - 1 - i, entry: pickCandidates(before, [i]) })),
+      ...Array.from({ length: after.slots.length }, (_, i) => ({ rank: at.rank + 1 + i, entry: pickCandidates(after, [i]) })),
+    ];
+  }
+
+  /**
+   * The first `depth` candidates in section order (`first`), or the last `depth` (`last`, latest
+   * first), among those `accept` lets through before scoring and `keep` after it. Candidates
+   * below `floor` are passed over.
+   */
+  private gather(depth: number, end: "first" | "last", accept: Accept, keep: ((c: Candidates, i: number) => boolean) | null, floor: number): Candidates {
     if (depth <= 0) return emptyCandidates(0);
     const { view, byScore, signals } = this;
     // Entries live in a pool; the heap holds the kept ones and `spare` is where the next
     // candidate is scored (the one evicted or rejected becomes the next spare).
     let pool = emptyCandidates(Math.min(depth, 64) + 1);
-    const precedes = (a: number, b: number) => candidatePrecedes(view, pool, a, b, byScore);
+    const precedes =
+      end === "first"
+        ? (a: number, b: number) => candidatePrecedes(view, pool, a, b, byScore)
+        : (a: number, b: number) => candidatePrecedes(view, pool, b, a, byScore);
     const heap = new BoundedHeap(depth, precedes);
     let spare = 0;
-    this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
+    this.walk(floor, (slot, raw) => {
       if (spare >= pool.slots.length) pool = reserveCandidates(pool, spare + 1, pool.slots.length);
       signals.write(pool, spare, slot, raw);
-      spare = heap.offer(spare) ?? heap.length;
-      return heap.full ? this.key(pool, heap.worst) : Number.NEGATIVE_INFINITY;
+      if (keep === null || keep(pool, spare)) spare = heap.offer(spare) ?? heap.length;
+      return end === "first" && heap.full ? Math.max(floor, this.key(pool, heap.worst)) : floor;
     }, accept);
     return pickCandidates(pool, heap.sorted());
   }

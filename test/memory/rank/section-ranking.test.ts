@@ -84,10 +84,11 @@ const step = fc.record({
   advance: fc.integer({ min: -30, max: 60 }),
   writes: fc.nat(40),
   locate: fc.array(fc.nat(), { maxLength: 6 }),
+  neighbours: fc.constantFrom(0, 0, 1, 2, 5),
 });
 
 describe("section ranking", () => {
-  it("gives the full scan's sections and ranks, ties included", () => {
+  it("gives the full scan's sections and ranks, ties included, and the neighbours of located memories", () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 50, max: 1_500 }), variant, fc.array(step, { minLength: 1, maxLength: 5 }), (seed, size, v, steps) => {
         const rule = { order: v.order, fit: v.fit, limit: v.limit, quota: v.quota, requireRelevance: v.requireRelevance };
@@ -109,7 +110,7 @@ describe("section ranking", () => {
           const ids = [...known];
           const locate = s.locate.map((i) => ids[i % ids.length]);
           const query = { text: s.query.map((i) => WORDS[i]).join(" "), embedding: { model: MODEL, vector: [1, -2, 0, 3] } };
-          expectRetrieveMatchesScan(store, { scope: "u", query, now, policy, locate });
+          expectRetrieveMatchesScan(store, { scope: "u", query, now, policy, locate, neighbours: s.neighbours });
           write(memories(seed + known.size, s.writes, known.size, now));
         }
         store.close();
