@@ -39,21 +39,32 @@ const SCENARIO = scenarioSchema.parse({
 } satisfies ScenarioInput);
 
 describe("a trial's ranking", () => {
+  const run = (detail: boolean) =>
+    runTrial({ scenario: SCENARIO, ablation: "full", policy: fullPolicy, seed: 1, variation: variationSchema.parse({}), matchSource: false, detail }, words);
+
   it("goes through the bounded ranker, which visits fewer facts than the store holds, and still ranks a deep gold memory", () => {
     rankings.length = 0;
-    const trial = runTrial(
-      { scenario: SCENARIO, ablation: "full", policy: fullPolicy, seed: 1, variation: variationSchema.parse({}), matchSource: false, detail: true },
-      words,
-    );
-    const [ask] = trial.asks;
+    const [ask] = run(false).asks;
     // 24 facts have importance 7 to 10; of the six at importance 6, f05 has the smallest id.
     expect(ask.ranks).toEqual([25]);
-    expect(ask.detail!.kept).not.toContain("f05");
-    expect(ask.detail!.gold[0]).toMatchObject({ id: "f05", section: "semantic", rel: 0, rec: 1, imp: 0.6 });
     // One ranking per section of the one retrieval.
     expect(rankings).toHaveLength(4);
     const semantic = rankings[1];
     expect(semantic.visited).toBeGreaterThan(0);
     expect(semantic.visited).toBeLessThan(FACTS.length);
+  });
+
+  it("records a deep gold memory's signals and the memories just above and below it", () => {
+    const [ask] = run(true).asks;
+    expect(ask.detail!.kept).not.toContain("f05");
+    const gold = ask.detail!.gold[0];
+    expect(gold).toMatchObject({ id: "f05", section: "semantic", rel: 0, rec: 1, imp: 0.6 });
+    // Above it, the last two at importance 7 (f46, f56); below it, the next two at 6 by id.
+    expect(gold.neighbours!.map((n) => [n.id, n.rank])).toEqual([
+      ["f46", 23],
+      ["f56", 24],
+      ["f15", 26],
+      ["f25", 27],
+    ]);
   });
 });
