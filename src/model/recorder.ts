@@ -16,7 +16,6 @@ import { findModel } from "./server-check.js";
 import type { ChatReply, ChatRequest, EmbedReply, EmbedRequest, ModelClient, ModelInfo } from "./types.js";
 
 export type RecordMode = "record" | "replay" | "live";
-export const RECORD_MODES: readonly RecordMode[] = ["record", "replay", "live"];
 
 export interface RecorderOptions {
   mode: RecordMode;

@@ -3,13 +3,18 @@ import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
 import { removeJournal } from "../../harness/runner/run.js";
 import { renderReports, writeReports } from "../../report/render.js";
+import { plural } from "../../shared/errors.js";
 import type { ExperimentArgs } from "../app.js";
+import { markShard } from "./merge.js";
 import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 
 export type Log = (line: string) => void;
 
+/** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
+export const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
+
 /** Runs experiments, records their results, then regenerates every report from results/. */
-export async function experimentCommand(args: ExperimentArgs, log: Log, root = process.cwd()): Promise<void> {
+export async function experimentCommand(args: ExperimentArgs, log: Log, root = process.cwd(), warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
   // Load (and so validate) every file before running any, so a bad file costs no run time.
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
@@ -22,17 +27,18 @@ export async function experimentCommand(args: ExperimentArgs, log: Log, root = p
       workers: args.workers,
       journalDir: args.resume ? JOURNAL_DIR : undefined,
       shard: args.shard,
+      onWarning: warn,
     });
     if (args.shard) {
       const out = join(RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
-      writeFileAtomicSync(out, serialiseResults(results));
+      writeFileAtomicSync(out, serialiseResults(markShard(results, args.shard)));
       removeJournal(JOURNAL_DIR, loaded, args.shard);
       log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
       continue;
     }
     const outcome = writeResults(resultsFile(loaded.spec.name), results);
     removeJournal(JOURNAL_DIR, loaded);
-    log(`${loaded.spec.name}: ${results.trials.length} trials in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${resultsFile(loaded.spec.name)} ${outcome}`);
+    log(`${loaded.spec.name}: ${plural(results.trials.length, "trial")} in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${resultsFile(loaded.spec.name)} ${outcome}`);
   }
   if (args.shard) return;
   const recorded = recordedResultFiles().map((f) => readResults(f)!);

@@ -90,6 +90,7 @@ export const storedResultsSchema = z.object({
     datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional() })),
     experimentHash: z.string(),
     wallTimeMs: z.number(),
+    shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
   }),
   trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
 });

@@ -18,6 +18,8 @@ export interface RunOptions {
   /** Run only shard `index` of `count` (1-based), for splitting a grid across machines. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number, trial: Trial | undefined) => void;
+  /** Told about journal lines that are skipped because they are damaged; the run goes on. */
+  onWarning?: (message: string) => void;
 }
 
 /** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
@@ -68,7 +70,15 @@ export function removeJournal(dir: string, experiment: Experiment, shard?: RunOp
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const inputs = shardOf(trialInputs(experiment), options.shard);
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
-  const done = journal?.load() ?? new Map<string, Trial>();
+  const warn = options.onWarning ?? (() => {});
+  const done = journal?.load(warn) ?? new Map<string, Trial>();
+  for (const input of inputs) {
+    const trial = done.get(inputKey(input));
+    if (trial !== undefined && !askIdsMatch(trial, input)) {
+      warn(`${journal!.file}: the journalled trial ${input.scenario.name} / ${input.ablation} / seed ${input.seed} does not hold this scenario's asks; it runs again`);
+      done.delete(inputKey(input));
+    }
+  }
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;
   options.onProgress?.(finished, inputs.length, undefined);
@@ -98,4 +108,10 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
   return trials;
+}
+
+/** A journalled trial belongs to this run only if it answers exactly the scenario's asks, in order. */
+function askIdsMatch(trial: Trial, input: TrialInput): boolean {
+  const expected = input.scenario.steps.flatMap((step) => (step.ask ? [step.ask.id] : []));
+  return trial.asks.length === expected.length && trial.asks.every((a, i) => a.ask === expected[i]);
 }

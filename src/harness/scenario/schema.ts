@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { KINDS } from "../../memory/types.js";
-import { durationSchema, parseDuration } from "../duration.js";
+import { durationMs, durationSchema, parseDuration } from "../duration.js";
 
 /**
  * A scenario file: a timeline on a virtual clock. Times inside a step are relative to the clock
@@ -22,12 +22,16 @@ export const timeSchema = z.union([z.number(), z.string()]).transform((value, ct
   if (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) {
     return { at: Date.parse(value) };
   }
-  const offset = typeof value === "number" ? value * 3_600_000 : parseDuration(value);
-  if (offset === undefined) {
+  if (typeof value === "string" && parseDuration(value) === undefined) {
     ctx.addIssue({ code: "custom", message: `expected an ISO date or an offset such as "-3d", got "${value}"` });
     return z.NEVER;
   }
-  return { offset };
+  const offset = durationMs(value);
+  if ("problem" in offset) {
+    ctx.addIssue({ code: "custom", message: offset.problem });
+    return z.NEVER;
+  }
+  return { offset: offset.ms };
 });
 type TimeSpecValue = { at: number; offset?: undefined } | { offset: number; at?: undefined };
 export type TimeSpec = z.output<typeof timeSchema>;
