@@ -1,31 +1,30 @@
+import { plural } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
-import { chatCommand } from "./commands/chat.js";
-import { benchCommand } from "./commands/bench.js";
-import { checkCommand, printProblems } from "./commands/check.js";
-import { runDemo } from "./commands/demo.js";
-import { experimentCommand } from "./commands/experiment.js";
-import { mergeCommand } from "./commands/merge.js";
-import { recordCommand } from "./commands/record.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * Each command's module is loaded when the command runs, so `--help` and a mistyped flag answer
+ * at once instead of after loading the charts, the tokenizer and SQLite.
+ */
 export const handlers: Handlers = {
-  experiment: (args) => experimentCommand(args, log),
+  experiment: async (args) => (await import("./commands/experiment.js")).experimentCommand(args, log),
   async check(args) {
+    const { checkCommand, printProblems } = await import("./commands/check.js");
     const problems = await checkCommand(args, log);
     if (problems.length === 0) {
       log("check: everything matches the recorded results");
       return;
     }
-    log(`check: FAILED with ${problems.length} difference(s):`);
+    log(`check: FAILED with ${plural(problems.length, "difference")}:`);
     printProblems(problems, log);
     process.exitCode = 1;
   },
-  merge: (args) => mergeCommand(args, log),
+  merge: async (args) => (await import("./commands/merge.js")).mergeCommand(args, log),
   async demo() {
-    process.stdout.write(await runDemo());
+    process.stdout.write(await (await import("./commands/demo.js")).runDemo());
   },
-  chat: (args) => chatCommand(args),
-  record: (args) => recordCommand(args, log),
-  bench: (args) => benchCommand(args, log),
+  chat: async (args) => (await import("./commands/chat.js")).chatCommand(args),
+  record: async (args) => (await import("./commands/record.js")).recordCommand(args, log),
+  bench: async (args) => (await import("./commands/bench.js")).benchCommand(args, log),
 };

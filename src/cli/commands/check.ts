@@ -2,6 +2,7 @@ import { checkAnswers } from "../../harness/answers/index.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { renderReports, staleReports, writeReports } from "../../report/render.js";
+import { plural } from "../../shared/errors.js";
 import type { CheckArgs } from "../app.js";
 import type { Log } from "./experiment.js";
 import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
@@ -32,13 +33,13 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
       log(`${name}: re-recorded ${resultsFile(name)}`);
     } else {
       problems.push(...differences);
-      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : `${differences.length} difference(s)`}`);
+      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}`);
     }
   }
   // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
   const answers = await checkAnswers({ root });
   problems.push(...answers);
-  log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
+  log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
 
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
   const files = await renderReports(recorded, root);

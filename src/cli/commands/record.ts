@@ -12,7 +12,6 @@ import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
 import { renderReports, writeReports } from "../../report/render.js";
-import { UserError } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
 import { progress } from "../progress.js";
 import type { Log } from "./experiment.js";
@@ -27,8 +26,7 @@ export interface RecordOptions {
 }
 
 export async function recordCommand(args: RecordArgs, log: Log, options: RecordOptions = {}): Promise<void> {
-  if (!Number.isInteger(args.seeds) || args.seeds < 1) throw new UserError(`--seeds expects a whole number ≥ 1, got ${args.seeds}`);
-  const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs });
+  const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs, maxReplyBytes: args.maxReplyBytes });
   await checkServer(live, [args.model]);
 
   const root = process.cwd();
@@ -48,6 +46,7 @@ export async function recordCommand(args: RecordArgs, log: Log, options: RecordO
   } finally {
     bar.stop();
   }
+  // Only a replay is skipped (when nothing is recorded); a recording run always runs.
   if ("skipped" in outcome) throw new Error(`record mode was skipped: ${outcome.skipped}`);
   const { results, droppedRecordings } = outcome;
   writeAnswers(answerPath(root, spec.results), results);
