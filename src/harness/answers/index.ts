@@ -4,7 +4,6 @@ export * from "./schema.js";
 export { parseAnswers, readAnswers, serialiseAnswers, stableAnswers, writeAnswers } from "./io.js";
 export { compareAnswers } from "./compare.js";
 export { playAnswerTrial, type AnswerTrialDeps, type AnswerTrialInput } from "./play.js";
-export { ReflectionStep, REFLECTION_RECENT, type ReflectionStepDeps } from "./reflection-step.js";
 export { isRealDigest, pruneRecordings, sha256, summariseRecordings, trackKeys, type KeyTrackingClient, type RecordingSummary } from "./recordings.js";
 export { answerPath, runAnswerEvaluation, type AnswerRunOptions, type AnswerRunOutcome } from "./run.js";
 export { answerAccuracy, ANSWER_STATISTICS_SEED, type ConditionAccuracy } from "./summary.js";
