@@ -1,4 +1,5 @@
 import { CHART_NAMES, chartPath, type ChartName } from "../paths.js";
+import { linkDestination } from "./escape.js";
 
 const CAPTIONS: Record<ChartName, string> = {
   metrics: "Metric means with 95% intervals per ablation",
@@ -11,6 +12,6 @@ const CAPTIONS: Record<ChartName, string> = {
 export function renderCharts(experiment: string): string {
   return [
     "### Charts",
-    ...CHART_NAMES.map((chart) => `![${CAPTIONS[chart]}](${chartPath(experiment, chart)})`),
+    ...CHART_NAMES.map((chart) => `![${CAPTIONS[chart]}](${linkDestination(chartPath(experiment, chart))})`),
   ].join("\n\n");
 }

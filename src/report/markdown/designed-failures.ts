@@ -1,7 +1,8 @@
 import { designedFailures } from "../../harness/summary/designed-failures.js";
 import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code, formatP, formatSignedInterval, formatWtl, metricDecimals } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatP, formatSignedInterval, formatWtl, metricDecimals } from "./format.js";
 import { formatNumber, markdownTable } from "./table.js";
 
 /**
@@ -18,7 +19,7 @@ export function designedFailuresSection(_context: unknown, { results }: Experime
       "Scenario",
       "Built to fail",
       "Metric",
-      { header: baseline, align: "right" },
+      { header: escapeMarkdown(baseline), align: "right" },
       { header: "ablation", align: "right" },
       "Δ [95% CI]",
       { header: "p", align: "right" },
@@ -31,7 +32,7 @@ export function designedFailuresSection(_context: unknown, { results }: Experime
       return [
         code(r.scenario),
         code(r.ablation),
-        r.metric,
+        escapeMarkdown(r.metric),
         formatNumber(r.baselineMean, d),
         formatNumber(r.ablationMean, d),
         formatSignedInterval(r.diff, d),
@@ -46,7 +47,7 @@ export function designedFailuresSection(_context: unknown, { results }: Experime
     "### Designed failures",
     "",
     `Each scenario names the ablations it is built to make fail and the metric on which they should (its \`targets\`). ` +
-      `Here each claim is tested on that scenario's (ask, seed) pairs: the ablation's difference from \`${baseline}\`, ` +
+      `Here each claim is tested on that scenario's (ask, seed) pairs: the ablation's difference from ${code(baseline)}, ` +
       `a paired sign-flip test, and Holm's correction across the ${rows.length} claims of this experiment. ` +
       `"Loses" means worse than the baseline with p (Holm) < 0.05. ${lost} of ${rows.length} designed failures hold.`,
     "",

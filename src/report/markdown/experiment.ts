@@ -1,7 +1,7 @@
 import type { ScenarioSummaryOptions } from "../../harness/summary/by-scenario.js";
 import type { ReportContext } from "../reporter.js";
 import { renderCharts } from "./charts.js";
-import { code } from "./format.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { designedFailuresSection } from "./designed-failures.js";
 import { renderManifest } from "./manifest.js";
 import { renderRankChanges } from "./rank-changes.js";
@@ -20,8 +20,8 @@ export function renderExperimentIntro({ results }: ExperimentView): string {
   const { experiment } = results;
   const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
   return [
-    `## ${experiment.name}`,
-    experiment.description.trim(),
+    `## ${escapeMarkdown(experiment.name)}`,
+    escapeProse(experiment.description.trim()),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
       `Seeds: ${experiment.seeds.join(", ")}. k: ${experiment.k.join(", ")}. ` +
       `Each mean is over ${asks * experiment.seeds.length} (scenario, ask, seed) pairs: ` +
@@ -36,7 +36,7 @@ export function renderScenarios({ results }: ExperimentView): string {
     "### Scenarios",
     markdownTable(
       ["Scenario", { header: "Asks", align: "right" }, "Description"],
-      results.experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), s.description]),
+      results.experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), escapeProse(s.description)]),
     ),
   ].join("\n\n");
 }

@@ -2,9 +2,9 @@ import type { ExperimentResults } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
 import { resultsPath } from "../paths.js";
+import { code, escapeMarkdown } from "./escape.js";
 import {
   SIGNIFICANT_MARK,
-  code,
   formatP,
   formatRank,
   formatSignedInterval,
@@ -60,8 +60,8 @@ export function renderFigures(input: FiguresInput): string {
       [
         "Asks",
         { header: "n", align: "right" },
-        ablation,
-        `${baseline} (baseline)`,
+        escapeMarkdown(ablation),
+        `${escapeMarkdown(baseline)} (baseline)`,
         "\u0394 [95% CI]",
         { header: "p", align: "right" },
         { header: "p (Holm)", align: "right" },
@@ -95,8 +95,8 @@ export function renderFigures(input: FiguresInput): string {
           ...(scenario === undefined ? ["Scenario"] : []),
           "Ask",
           "Gold",
-          { header: baseline, align: "right" },
-          { header: ablation, align: "right" },
+          { header: escapeMarkdown(baseline), align: "right" },
+          { header: escapeMarkdown(ablation), align: "right" },
           "Moved by",
           "Total",
         ],
@@ -106,7 +106,7 @@ export function renderFigures(input: FiguresInput): string {
           code(c.gold),
           formatRank(c.baselineRank),
           formatRank(c.ablationRank),
-          c.movedBy,
+          escapeMarkdown(c.movedBy),
           `${c.baseline === null ? EMPTY_CELL : formatNumber(c.baseline.total)} \u2192 ${c.variant === null ? EMPTY_CELL : formatNumber(c.variant.total)}`,
         ]),
       ),

@@ -37,9 +37,3 @@ export function formatWtl(c: { wins: number; ties: number; losses: number }): st
 }
 
 export const SIGNIFICANT_MARK = "\u2713";
-
-/** Inline code that survives backticks in the text. */
-export function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  return `${fence}${text}${fence}`;
-}

@@ -1,7 +1,8 @@
 import type { LocomoImportStats } from "../../datasets/locomo/index.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code, formatInterval, formatSigned } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatInterval, formatSigned } from "./format.js";
 import { markdownTable } from "./table.js";
 
 /**
@@ -41,11 +42,11 @@ export function locomoSection(_context: unknown, view: ExperimentView): string {
       `Imported: ${stats.conversations} conversations, ${stats.sessions} sessions, ${stats.turns} turns (episodic memories) ` +
         `and ${stats.observations} observations (semantic memories linked to their turns). ` +
         `The file holds ${inFile} questions in the chosen categories ` +
-        `(${Object.entries(stats.questionsByCategory).map(([c, n]) => `${c}: ${n}`).join(", ")}); ` +
+        `(${Object.entries(stats.questionsByCategory).map(([c, n]) => `${escapeMarkdown(c)}: ${n}`).join(", ")}); ` +
         `${stats.questionsAsked} have at least one valid evidence turn and are asked ` +
-        `(${Object.entries(stats.questionsAskedByCategory).map(([c, n]) => `${c}: ${n}`).join(", ")}), ` +
+        `(${Object.entries(stats.questionsAskedByCategory).map(([c, n]) => `${escapeMarkdown(c)}: ${n}`).join(", ")}), ` +
         `${stats.questionsWithoutEvidence} have none. ${stats.evidenceIdsDropped} evidence ids matched no turn even after ` +
-        `repair (splitting on ";" and stripping leading zeros) and were dropped: ${stats.droppedExamples.join("; ")}.`,
+        `repair (splitting on ";" and stripping leading zeros) and were dropped: ${stats.droppedExamples.map(escapeMarkdown).join("; ")}.`,
       "",
     );
   }
@@ -65,7 +66,7 @@ export function locomoSection(_context: unknown, view: ExperimentView): string {
       ["Category", "Ablation", ...metrics],
       summary.groups.flatMap((group) =>
         summary.ablations.map((ablation) => [
-          group === ALL_GROUP ? "all" : group,
+          group === ALL_GROUP ? "all" : escapeMarkdown(group),
           code(ablation),
           ...metrics.map((m) => formatInterval(findRow(summary, ablation, m, group).value)),
         ]),

@@ -1,9 +1,9 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
   SIGNIFICANT_MARK,
-  code,
   formatInterval,
   formatP,
   formatSignedInterval,
@@ -12,8 +12,9 @@ import {
 } from "./format.js";
 import { markdownTable } from "./table.js";
 
+/** An ablation's name as a table shows it, escaped, with the baseline marked. */
 export function ablationLabel(summary: ExperimentSummary, ablation: string): string {
-  return ablation === summary.baseline ? `${ablation} (baseline)` : ablation;
+  return ablation === summary.baseline ? `${escapeMarkdown(ablation)} (baseline)` : escapeMarkdown(ablation);
 }
 
 /** The ablations with their letters and descriptions, as the experiment file states them. */
@@ -23,7 +24,7 @@ export function renderAblations(results: ExperimentResults, summary: ExperimentS
     results.experiment.ablations.map((a) => [
       findRow(summary, a.name, summary.metrics[0], ALL_GROUP).letter,
       ablationLabel(summary, a.name),
-      a.description,
+      escapeProse(a.description),
     ]),
   );
 }
@@ -55,7 +56,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
         const row = findRow(summary, ablation, metric, group);
         const c = row.vsBaseline!;
         return [
-          ablation,
+          escapeMarkdown(ablation),
           metric,
           formatSignedInterval(c.diff, metricDecimals(metric)),
           formatP(c.p),
@@ -69,7 +70,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
     [
       "Ablation",
       "Metric",
-      `\u0394 vs ${summary.baseline} [95% CI]`,
+      `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
       { header: "p", align: "right" },
       { header: "p (Holm)", align: "right" },
       { header: "Sig.", align: "center" },
@@ -85,7 +86,7 @@ export function renderCategoryTable(summary: ExperimentSummary, metric: string):
   return markdownTable(
     ["Category", { header: "n", align: "right" }, ...summary.ablations.map((a) => `${findRow(summary, a, metric, ALL_GROUP).letter} ${ablationLabel(summary, a)}`)],
     [...categories, ALL_GROUP].map((group) => [
-      group === ALL_GROUP ? "all asks" : group,
+      group === ALL_GROUP ? "all asks" : escapeMarkdown(group),
       String(findRow(summary, summary.baseline, metric, group).value.n),
       ...summary.ablations.map((a) => letteredCell(findRow(summary, a, metric, group))),
     ]),
