@@ -50,7 +50,7 @@ export function usesEmbedding(policy: RetrievalPolicy): boolean {
   return rules.some((rule) => rule.order === "score" && backend(rule) === "embedding");
 }
 
-export function systemMessage(block: Block, prompt = DEFAULT_SYSTEM_PROMPT): ChatMessage {
+function systemMessage(block: Block, prompt = DEFAULT_SYSTEM_PROMPT): ChatMessage {
   return { role: "system", content: `${prompt}\n\n${block.text}` };
 }
 

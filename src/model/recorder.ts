@@ -47,7 +47,7 @@ export function createRecordingClient(options: RecorderOptions): ModelClient {
   return new RecordingClient(options);
 }
 
-export class RecordingClient implements ModelClient {
+class RecordingClient implements ModelClient {
   readonly host: string;
   private entries: Map<string, RecordingEntry> | undefined;
   private digests: Promise<ModelInfo[]> | undefined;

@@ -1,4 +1,4 @@
-import { checkAnswers } from "../../harness/answers/index.js";
+import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { renderReports, staleReports, writeReports } from "../../report/render.js";

@@ -11,7 +11,7 @@ import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, recordedResultFi
 export type Log = (line: string) => void;
 
 /** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
-export const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
+const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
 
 /** Runs experiments, records their results, then regenerates every report from results/. */
 export async function experimentCommand(args: ExperimentArgs, log: Log, root = process.cwd(), warn: Log = warnOnStderr): Promise<void> {

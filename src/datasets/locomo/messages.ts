@@ -2,13 +2,13 @@ import { fileError, UserError } from "../../shared/errors.js";
 import { categoryLabel, LOCOMO_CATEGORY_IDS } from "./categories.js";
 
 /** Where the pinned LoCoMo file comes from; the message for a missing file tells users this. */
-export const LOCOMO_REPOSITORY = "snap-research/LoCoMo";
+const LOCOMO_REPOSITORY = "snap-research/LoCoMo";
 export const LOCOMO_COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376";
 /** sha256 of data/locomo10.json at LOCOMO_COMMIT; results are comparable only on this file. */
 export const LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
 /** The CLI flags these messages point to. */
-export const LOCOMO_PATH_FLAG = "--locomo";
-export const ACCEPT_LOCOMO_HASH_FLAG = "--accept-locomo-hash";
+const LOCOMO_PATH_FLAG = "--locomo";
+const ACCEPT_LOCOMO_HASH_FLAG = "--accept-locomo-hash";
 
 export function locomoNotFound(path: string): UserError {
   return fileError(

@@ -11,7 +11,7 @@ import type { LocomoObservation, LocomoQa, LocomoSample, LocomoSession, LocomoTu
 import { UserError } from "../../shared/errors.js";
 
 /** LoCoMo has no importance ratings, so every memory gets the scale's midpoint. */
-export const LOCOMO_IMPORTANCE = 5;
+const LOCOMO_IMPORTANCE = 5;
 
 /**
  * The right answer to an adversarial (category 5) question. `adversarial_answer` in the file is

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { globSync, isDynamicPattern } from "tinyglobby";
-import { fullPolicy, perKindPreset, pooledPreset, streamPreset } from "../../memory/index.js";
+import { PRESETS } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
 import { fileError } from "../../shared/errors.js";
 import { loadYaml, validate } from "../files/load-yaml.js";
@@ -12,13 +12,6 @@ import { policySchema } from "../policy/schema.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { experimentSchema, type ExperimentSpec } from "./schema.js";
 import { byCodeUnit } from "../../shared/order.js";
-
-const PRESETS: Record<ExperimentSpec["policy"], RetrievalPolicy> = {
-  full: fullPolicy,
-  stream: streamPreset,
-  "per-kind": perKindPreset,
-  pooled: pooledPreset,
-};
 
 export interface ResolvedAblation {
   name: string;

@@ -14,7 +14,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** YAML aliases a file may expand; far above what a hand-written file uses, far below an alias bomb. */
-export const MAX_YAML_ALIASES = 100;
+const MAX_YAML_ALIASES = 100;
 
 /** Reads a YAML file, or fails with one message naming the file and what is wrong with it. */
 export function readYaml(file: string): unknown {

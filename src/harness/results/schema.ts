@@ -30,7 +30,7 @@ const askResultSchema = z.object({
 });
 
 /** Trials without detail are stored by column: one array per field, in the scenario's ask order. */
-export const columnarTrialSchema = z.object({
+const columnarTrialSchema = z.object({
   scenario: z.string(),
   ablation: z.string(),
   seed: z.number(),
@@ -94,4 +94,3 @@ export const storedResultsSchema = z.object({
   }),
   trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
 });
-export type StoredResults = z.output<typeof storedResultsSchema>;

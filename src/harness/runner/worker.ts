@@ -23,7 +23,7 @@ export function memoisedCounter(inner: TokenCounter): TokenCounter {
   };
 }
 
-export async function tokenCounter(): Promise<TokenCounter> {
+async function tokenCounter(): Promise<TokenCounter> {
   counter ??= loadGemmaTokenizer().then(memoisedCounter);
   return counter;
 }

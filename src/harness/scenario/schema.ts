@@ -18,7 +18,7 @@ const isoDate = z.string().refine((s) => ISO_DATE.test(s) && !Number.isNaN(Date.
 });
 
 /** A point in time: an offset from the step's clock ("-3d", "2h", or hours) or an ISO date. */
-export const timeSchema = z.union([z.number(), z.string()]).transform((value, ctx): TimeSpecValue => {
+const timeSchema = z.union([z.number(), z.string()]).transform((value, ctx): TimeSpecValue => {
   if (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) {
     return { at: Date.parse(value) };
   }
@@ -36,7 +36,7 @@ export const timeSchema = z.union([z.number(), z.string()]).transform((value, ct
 type TimeSpecValue = { at: number; offset?: undefined } | { offset: number; at?: undefined };
 export type TimeSpec = z.output<typeof timeSchema>;
 
-export const memorySpecSchema = z
+const memorySpecSchema = z
   .object({
     id: idSchema,
     kind: z.enum(KINDS),
@@ -56,7 +56,7 @@ export const memorySpecSchema = z
   .strict();
 export type MemorySpec = z.output<typeof memorySpecSchema>;
 
-export const askSpecSchema = z
+const askSpecSchema = z
   .object({
     id: idSchema,
     query: z.string().min(1),
@@ -79,7 +79,7 @@ export type AskSpec = z.output<typeof askSpecSchema>;
  * A step holds exactly one of `advance`, `remember` or `ask`. It is one object with optional keys
  * rather than a union, so a mistake inside a step is reported at its own path.
  */
-export const stepSchema = z
+const stepSchema = z
   .object({
     advance: durationSchema
       .refine((ms) => ms >= 0, "the clock only moves forward: expected a non-negative duration")
@@ -93,11 +93,11 @@ export const stepSchema = z
   .refine((step) => Object.keys(step).length === 1, "a step holds exactly one of advance, remember or ask");
 export type StepSpec = z.output<typeof stepSchema>;
 
-export const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
+const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
 export type DistractorSpec = z.output<typeof distractorSchema>;
 
 /** An ablation this scenario is built to make fail, and the metric on which it should. */
-export const targetSchema = z
+const targetSchema = z
   .object({
     ablation: z.string().min(1),
     metric: z.string().regex(/^(recall_any@\d+|recall_all@\d+|ndcg@\d+|mrr|coverage|leakage|tokens)$/, "expected a metric such as recall_any@1, mrr, coverage or leakage"),
