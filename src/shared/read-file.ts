@@ -27,6 +27,16 @@ export interface ReadOptions {
 }
 
 export function readTextFile(file: string, options: ReadOptions): string {
+  const bytes = readCheckedFile(file, options);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw fileError(file, `is not UTF-8 text, so it cannot be ${article(options.what)}`);
+  }
+}
+
+/** The bytes of a file, with every check of readTextFile but the one for text. */
+export function readCheckedFile(file: string, options: ReadOptions): Buffer {
   let stats: Stats;
   try {
     stats = statSync(file);
@@ -43,16 +53,10 @@ export function readTextFile(file: string, options: ReadOptions): string {
     throw fileError(file, `is ${shown}, over the ${limit} limit for ${article(options.what)}`);
   }
   if (size === 0) throw fileError(file, `is empty (0 bytes), not ${article(options.what)}`);
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (error) {
     throw unreadableFile(file, error);
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw fileError(file, `is not UTF-8 text, so it cannot be ${article(options.what)}`);
   }
 }
 

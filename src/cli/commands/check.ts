@@ -17,6 +17,8 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
   const problems: string[] = [];
   const explicit = args.files.length > 0;
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
+  // A damaged recorded file is named before any experiment runs.
+  for (const file of recordedResultFiles()) readResults(file);
   for (const { file, loaded } of experiments) {
     if ("skipped" in loaded) {
       log(`check: SKIPPED ${file}: ${loaded.skipped}`);

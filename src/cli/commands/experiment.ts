@@ -16,8 +16,10 @@ const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${
 /** Runs experiments, records their results, then regenerates every report from results/. */
 export async function experimentCommand(args: ExperimentArgs, log: Log, root = process.cwd(), warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
-  // Load (and so validate) every file before running any, so a bad file costs no run time.
+  // Load (and so validate) every file before running any, so a bad file costs no run time and
+  // writes nothing: the experiments, and the recorded results the reports are rendered from.
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
+  for (const file of recordedResultFiles()) readResults(file);
   for (const { file, loaded } of experiments) {
     if ("skipped" in loaded) {
       log(`skipped ${file}: ${loaded.skipped}`);

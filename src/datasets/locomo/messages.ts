@@ -18,10 +18,6 @@ export function locomoNotFound(path: string): UserError {
   );
 }
 
-export function locomoUnreadable(path: string, reason: string): UserError {
-  return fileError(path, `cannot read the LoCoMo data file (${reason})`);
-}
-
 export function locomoHashMismatch(path: string, expected: string, actual: string): UserError {
   const pinned = expected === LOCOMO_SHA256 ? ` (the pinned file from ${LOCOMO_REPOSITORY} commit ${LOCOMO_COMMIT})` : "";
   return fileError(

@@ -1,8 +1,8 @@
 /**
- * `npm run chat`: the demo (--seed), one message (--message) and the line-by-line loop, against the
- * Ollama test double; and, through the real command line, the one-line server-down failure.
+ * `npm run chat`: the demo (--seed), one message (--message), the line-by-line loop and --policy,
+ * against the Ollama test double. Its bad inputs, through the real command line, are rows of
+ * test/cli/main.test.ts.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.j
 import { fullPolicy, loadGemmaTokenizer, openStore } from "../../../src/memory/index.js";
 import { DEMO_QUESTION } from "../../../src/model/chat-command.js";
 import { UserError } from "../../../src/shared/errors.js";
-import { REPO_ROOT, useTempDir } from "../../harness/temp-files.js";
+import { useTempDir } from "../../harness/temp-files.js";
 import { isRatingPrompt } from "../../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../../model/ollama-test-double.js";
 
@@ -117,26 +117,5 @@ describe("chat against a server", () => {
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toBe("no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls");
     expect(existsSync(db)).toBe(false);
-  });
-});
-
-describe("npm run chat with no server", () => {
-  it("exits 2 with the one-line server-down message and no stack trace", async () => {
-    const child = spawn("npx", ["tsx", "src/cli/main.ts", "chat", "--seed"], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, OLLAMA_HOST: "http://127.0.0.1:9", FORCE_COLOR: "0", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on("error", reject);
-      child.on("close", resolve);
-    });
-    expect(code).toBe(2);
-    expect(stderr).toBe("recollect: no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls\n");
-    expect(stdout).toBe("");
   });
 });
