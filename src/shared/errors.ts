@@ -38,9 +38,19 @@ export function flagError(flag: string, expected: string, got: unknown): UserErr
 
 /** A file that exists but cannot be read, named with what the system said, in words. */
 export function unreadableFile(file: string, error: unknown): UserError {
+  return fileError(file, `cannot be read (${errnoWords(error)})`);
+}
+
+/** A file that cannot be written where the user asked for it; undefined for an error that is not the system's. */
+export function unwritableFile(file: string, error: unknown): UserError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const reason = code ? (ERRNO_WORDS[code] ?? code) : String((error as Error | undefined)?.message ?? error);
-  return fileError(file, `cannot be read (${reason})`);
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return undefined;
+  return fileError(file, `cannot be written (${errnoWords(error)})`);
+}
+
+function errnoWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code ? (ERRNO_WORDS[code] ?? code) : String((error as Error | undefined)?.message ?? error);
 }
 
 const ERRNO_WORDS: Record<string, string> = {
@@ -50,6 +60,10 @@ const ERRNO_WORDS: Record<string, string> = {
   ELOOP: "too many symbolic links",
   ENAMETOOLONG: "the path is too long",
   ENOTDIR: "a part of the path is not a directory",
+  EEXIST: "a part of the path is a file, not a directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "the file system is read-only",
+  EDQUOT: "the disk quota is used up",
   EIO: "input/output error",
 };
 

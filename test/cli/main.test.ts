@@ -153,6 +153,10 @@ const ROWS: Record<string, Row> = {
     run: (box) => (validExperiment(box, "bad-policy", "policy: fastest"), ["experiment", "experiments/bad-policy.yaml"]),
     says: () => /^experiments\/bad-policy\.yaml: at policy: .*"full"\|"stream"\|"per-kind"\|"pooled"/,
   },
+  "an ablation that ranks by embedding, over asks without vectors": {
+    run: (box) => (validExperiment(box, "no-vectors", "scenarios: [scenarios/per-kind-demo.yaml]", "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]"), ["experiment", "experiments/no-vectors.yaml"]),
+    says: () => 'experiments/no-vectors.yaml: at ablations: "emb" ranks by embedding, but ask "which-hotel" of scenario "per-kind-demo" (scenarios/per-kind-demo.yaml) has no embedding to rank with',
+  },
   "a scenario file that does not exist": {
     run: (box) => (validExperiment(box, "missing-scenario", "scenarios: [scenarios/no-such-scenario.yaml]"), ["experiment", "experiments/missing-scenario.yaml"]),
     says: () => 'experiments/missing-scenario.yaml: at scenarios[0]: scenario file "scenarios/no-such-scenario.yaml" not found',
@@ -233,6 +237,18 @@ const ROWS: Record<string, Row> = {
     ),
     says: () => 'scenarios-bad/later-id.yaml: at steps[1].ask.expect[0]: "b" is not a memory written before this ask',
   },
+  "embeddings of two sizes in one scenario": {
+    run: (box) => (
+      scenario(box, "dims", "  - remember: [{ id: a, kind: semantic, text: Tea, embedding: [1, 0] }, { id: b, kind: semantic, text: Milk, embedding: [1, 0, 0] }]", ASK),
+      over(box, "dims", "scenarios-bad/dims.yaml"),
+      ["experiment", "experiments/dims.yaml"]
+    ),
+    says: () => "scenarios-bad/dims.yaml: at steps[0].remember[1].embedding: an embedding of 3 numbers, but steps[0].remember[0].embedding has 2; one scenario's vectors share one size",
+  },
+  "an answer key that is only an article": {
+    run: (box) => (scenario(box, "article", '  - ask: { id: q, query: "Which one?", answers: ["the"] }'), over(box, "article", "scenarios-bad/article.yaml"), ["experiment", "experiments/article.yaml"]),
+    says: () => "scenarios-bad/article.yaml: at steps[0].ask.answers[0]: an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)",
+  },
   "a memory id used twice": {
     run: (box) => (
       scenario(box, "dup-id", "  - remember: [{ id: a, kind: semantic, text: Tea }, { id: a, kind: semantic, text: Coffee }]", ASK),
@@ -279,6 +295,15 @@ const ROWS: Record<string, Row> = {
       return ["merge", "results/shards/core.1-of-2.json", "--out", "merged.json"];
     },
     says: () => "results/shards/core.1-of-2.json: shard 2/2 of the grid is missing",
+  },
+  "merge into a path whose folder is a file": {
+    run: (box) => {
+      const core = parseResults("core.json", coreResults());
+      box.write("results/shards/core.1-of-1.json", serialiseResults(markShard(core, { index: 1, count: 1 })));
+      box.write("notes.txt", "a file, not a folder\n");
+      return ["merge", "results/shards/core.1-of-1.json", "--out", "notes.txt/core.json"];
+    },
+    says: () => "notes.txt/core.json: cannot be written (a part of the path is a file, not a directory)",
   },
   "merge of a file that does not exist": { run: () => ["merge", "results/shards/absent.json"], says: () => "results/shards/absent.json: file not found" },
   "merge of a file that is not JSON": {

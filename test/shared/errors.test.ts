@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileError, flagError, formatBytes, plural, unreadableFile, UserError, userError } from "../../src/shared/errors.js";
+import { fileError, flagError, formatBytes, plural, unreadableFile, unwritableFile, UserError, userError } from "../../src/shared/errors.js";
 
 describe("UserError", () => {
   it("exits 2 and keeps its subject", () => {
@@ -22,6 +22,11 @@ describe("UserError", () => {
   it("puts an unreadable file's errno in words", () => {
     expect(unreadableFile("f", Object.assign(new Error("x"), { code: "EACCES" })).message).toBe("f: cannot be read (permission denied)");
     expect(unreadableFile("f", Object.assign(new Error("x"), { code: "EXDEV" })).message).toBe("f: cannot be read (EXDEV)");
+  });
+
+  it("names a file that cannot be written, and leaves other errors to be bugs", () => {
+    expect(unwritableFile("out/r.json", Object.assign(new Error("x"), { code: "EROFS" }))!.message).toBe("out/r.json: cannot be written (the file system is read-only)");
+    expect(unwritableFile("out/r.json", new TypeError("not a system error"))).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-import { fileError, UserError } from "../../shared/errors.js";
+import { fileError, type UserError, userError } from "../../shared/errors.js";
 import { categoryLabel, LOCOMO_CATEGORY_IDS } from "./categories.js";
 
 /** Where the pinned LoCoMo file comes from; the message for a missing file tells users this. */
@@ -38,5 +38,5 @@ export function locomoInvalid(path: string, where: string, problem: string): Use
 
 export function locomoUnknownCategory(id: number): UserError {
   const known = LOCOMO_CATEGORY_IDS.map(categoryLabel).join(", ");
-  return new UserError(`unknown LoCoMo category ${id}; expected one of: ${known}`);
+  return userError(`unknown LoCoMo category ${id}; expected one of: ${known}`);
 }

@@ -8,7 +8,7 @@ import {
 import { canonicalDiaId, normaliseEvidence } from "./evidence.js";
 import { locomoUnknownCategory } from "./messages.js";
 import type { LocomoObservation, LocomoQa, LocomoSample, LocomoSession, LocomoTurn } from "./schema.js";
-import { UserError } from "../../shared/errors.js";
+import { userError } from "../../shared/errors.js";
 
 /** LoCoMo has no importance ratings, so every memory gets the scale's midpoint. */
 const LOCOMO_IMPORTANCE = 5;
@@ -77,7 +77,7 @@ function settingsFrom(options: ToScenariosOptions): Settings {
     if (!isLocomoCategory(id)) throw locomoUnknownCategory(id);
     if (!categories.includes(id)) categories.push(id);
   }
-  if (categories.length === 0) throw new UserError("select at least one LoCoMo question category");
+  if (categories.length === 0) throw userError("select at least one LoCoMo question category");
   return {
     categories: categories.sort((a, b) => a - b),
     observations: options.observations ?? true,

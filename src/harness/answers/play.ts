@@ -14,6 +14,7 @@ import { gradeAnswer } from "../../model/grade.js";
 import { RatedMemory } from "../../model/rated-memory.js";
 import { REFLECTION_THRESHOLD } from "../../model/reflection.js";
 import type { ModelClient } from "../../model/types.js";
+import { userError } from "../../shared/errors.js";
 import type { Variation } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { buildTimeline } from "../scenario/timeline.js";
@@ -43,7 +44,7 @@ export async function playAnswerTrial(input: AnswerTrialInput, deps: AnswerTrial
   const { scenario, policy, seed } = input;
   if (usesEmbedding(policy)) {
     // Scenario vectors are written in the files, not made by a model the chat loop could call.
-    throw new Error(`condition "${input.condition.name}" ranks by embedding, which the answer-level run does not support`);
+    throw userError(`condition "${input.condition.name}" ranks by embedding, which the answer-level run does not support`);
   }
   const store = openStore(":memory:", { tokenizer: deps.tokenizer });
   const memory = new RatedMemory({

@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from "node:path";
 import { globSync, isDynamicPattern } from "tinyglobby";
 import { PRESETS } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
+import { usesEmbedding } from "../../model/chat-loop.js";
 import { fileError } from "../../shared/errors.js";
 import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
@@ -78,6 +79,21 @@ function resolveScenarioFiles(file: string, patterns: string[]): string[] {
   return files;
 }
 
+/** An ablation that ranks by embedding needs a vector for every ask; scenarios write them out. */
+function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios: Scenario[]): void {
+  const ranking = ablations.find((a) => usesEmbedding(a.policy));
+  if (ranking === undefined) return;
+  for (const scenario of scenarios) {
+    const ask = scenario.spec.steps.find((step) => step.ask && step.ask.embedding === undefined)?.ask;
+    if (ask !== undefined) {
+      throw fileError(
+        file,
+        `at ablations: "${ranking.name}" ranks by embedding, but ask "${ask.id}" of scenario "${scenario.spec.name}" (${scenario.origin}) has no embedding to rank with`,
+      );
+    }
+  }
+}
+
 export function loadExperiment(file: string, resolveDataset?: DatasetResolver): Experiment {
   const spec = loadYaml(file, experimentSchema);
   const base = applyPatch(PRESETS[spec.policy], spec.policyPatch);
@@ -94,6 +110,7 @@ export function loadExperiment(file: string, resolveDataset?: DatasetResolver): 
     datasets = imported.datasets;
     importStats = imported.importStats;
   }
+  checkEmbeddings(file, ablations, scenarios);
   const names = new Set<string>();
   for (const scenario of scenarios) {
     if (names.has(scenario.spec.name)) {

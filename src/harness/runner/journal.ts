@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
+import { unwritableFile } from "../../shared/errors.js";
 import { formatPath } from "../files/load-yaml.js";
 import { rowTrialSchema } from "../results/schema.js";
 import type { Trial } from "../results/types.js";
@@ -47,8 +48,12 @@ export class Journal {
   }
 
   append(trial: Trial): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(trial)}\n`);
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendFileSync(this.file, `${JSON.stringify(trial)}\n`);
+    } catch (error) {
+      throw unwritableFile(this.file, error) ?? error;
+    }
   }
 
   remove(): void {

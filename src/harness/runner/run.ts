@@ -7,7 +7,8 @@ import type { Trial } from "../results/types.js";
 import { codeVersion } from "./code-version.js";
 import { Journal, trialKey } from "./journal.js";
 import type { TrialInput } from "./trial.js";
-import runTrialTask from "./worker.js";
+import runTrialTask, { type TrialOutcome } from "./worker.js";
+import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export interface RunOptions {
@@ -91,7 +92,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
 
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), pending.length));
   if (workers <= 1) {
-    for (const input of pending) complete(await runTrialTask(input));
+    for (const input of pending) complete(trialOf(await runTrialTask(input)));
   } else {
     const pool = new Tinypool({
       filename: new URL("./worker-entry.mjs", import.meta.url).href,
@@ -99,7 +100,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
       maxThreads: workers,
     });
     try {
-      await Promise.all(pending.map((input) => pool.run(input).then((trial: Trial) => complete(trial))));
+      await Promise.all(pending.map((input) => pool.run(input).then((outcome: TrialOutcome) => complete(trialOf(outcome)))));
     } finally {
       await pool.destroy();
     }
@@ -108,6 +109,11 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
   return trials;
+}
+
+function trialOf(outcome: TrialOutcome): Trial {
+  if ("userError" in outcome) throw userError(outcome.userError);
+  return outcome.trial;
 }
 
 /** A journalled trial belongs to this run only if it answers exactly the scenario's asks, in order. */

@@ -1,5 +1,6 @@
 import { loadGemmaTokenizer } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
+import { isUserError } from "../../shared/errors.js";
 import type { Trial } from "../results/types.js";
 import { runTrial, type TrialInput } from "./trial.js";
 
@@ -28,6 +29,18 @@ async function tokenCounter(): Promise<TokenCounter> {
   return counter;
 }
 
-export default async function runTrialTask(input: TrialInput): Promise<Trial> {
-  return runTrial(input, await tokenCounter());
+/** A trial, or the message of the UserError it stopped with. */
+export type TrialOutcome = { trial: Trial } | { userError: string };
+
+/**
+ * A UserError is returned, not thrown: an error thrown in a worker thread reaches the main thread
+ * as a plain Error, and the CLI would take it for a bug.
+ */
+export default async function runTrialTask(input: TrialInput): Promise<TrialOutcome> {
+  try {
+    return { trial: runTrial(input, await tokenCounter()) };
+  } catch (error) {
+    if (isUserError(error)) return { userError: error.message };
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KINDS } from "../../memory/types.js";
+import { normaliseAnswer } from "../../model/grade.js";
 import { durationMs, durationSchema, parseDuration } from "../duration.js";
 
 /**
@@ -56,6 +57,11 @@ const memorySpecSchema = z
   .strict();
 export type MemorySpec = z.output<typeof memorySpecSchema>;
 
+/** A key is matched as words once case, accents, punctuation and articles are removed, so it must keep one. */
+const answerKeySchema = z.string().refine((key) => normaliseAnswer(key) !== "", {
+  message: "an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)",
+});
+
 const askSpecSchema = z
   .object({
     id: idSchema,
@@ -68,7 +74,7 @@ const askSpecSchema = z
     /** Ids whose content is out of date at this ask; any of them in the block is a leak. */
     stale: z.array(idSchema).default([]),
     /** Answer keys for answer-level grading; each entry lists accepted alternatives. */
-    answers: z.array(z.union([z.string(), z.array(z.string()).min(1)])).default([]),
+    answers: z.array(z.union([answerKeySchema, z.array(answerKeySchema).min(1)])).default([]),
     /** A label to break metrics down by (a benchmark's question category). */
     category: z.string().optional(),
   })

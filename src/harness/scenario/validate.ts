@@ -27,6 +27,14 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     if (!(at >= CLOCK_MIN && at <= CLOCK_MAX)) fail(path, `this time falls outside the virtual clock, which runs from year 1 to 9999`);
   };
   onClock("start", undefined);
+  // One scope holds vectors of one size: the first one written (or asked with) sets it.
+  let dim: { size: number; path: string } | undefined;
+  const oneSize = (path: string, vector: readonly number[] | undefined) => {
+    if (vector === undefined) return;
+    dim ??= { size: vector.length, path };
+    if (vector.length !== dim.size) fail(path, `an embedding of ${vector.length} numbers, but ${dim.path} has ${dim.size}; one scenario's vectors share one size`);
+  };
+  scenario.pool.forEach((memory, j) => oneSize(`pool[${j}].embedding`, memory.embedding));
   scenario.steps.forEach((step, i) => {
     if (step.advance !== undefined) {
       clock += step.advance;
@@ -35,6 +43,7 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     step.remember?.forEach((memory, j) => {
       const path = `steps[${i}].remember[${j}]`;
       for (const field of ["occurred", "lastAccessed", "expires"] as const) onClock(`${path}.${field}`, memory[field]);
+      oneSize(`${path}.embedding`, memory.embedding);
       if (known.has(memory.id)) fail(`${path}.id`, `duplicate memory id "${memory.id}"`);
       if (memory.id.startsWith(DISTRACTOR_PREFIX)) fail(`${path}.id`, `ids starting with "${DISTRACTOR_PREFIX}" are kept for sampled distractors`);
       if (memory.corrects !== undefined && !known.has(memory.corrects)) {
@@ -44,6 +53,7 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     });
     if (step.ask) {
       const ask = step.ask;
+      oneSize(`steps[${i}].ask.embedding`, ask.embedding);
       if (askIds.has(ask.id)) fail(`steps[${i}].ask.id`, `duplicate ask id "${ask.id}"`);
       if (known.has(writeBackId(ask.id))) {
         fail(`steps[${i}].ask.id`, `this ask's write-back would be stored as "${writeBackId(ask.id)}", which is already a memory id`);

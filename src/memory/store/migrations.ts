@@ -123,10 +123,9 @@ export function migrate(db: Database.Database, file: string, counter: TokenCount
   } catch (error) {
     if (error instanceof UserError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UserError(
-      `${file}: migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} ` +
-        `failed (${reason}); the file was left unchanged`,
+    throw fileError(
       file,
+      `migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} failed (${reason}); the file was left unchanged`,
     );
   }
 }

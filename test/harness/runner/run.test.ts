@@ -5,6 +5,7 @@ import { serialiseResults } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
+import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
 
@@ -70,6 +71,17 @@ describe("runTrials", () => {
       const second = await runTrials(experiment, { workers: 1, shard: { index: 2, count: 2 } });
       expect(second).toEqual(whole.filter((_, i) => i % 2 === 1));
     });
+  });
+
+  it.each([1, 2])("stops with the UserError a trial met, whether it ran in this thread or a worker's (%i workers)", async (workers) => {
+    // A memory id written twice gets past no scenario file; here the spec is built by hand.
+    const scenario = structuredClone(experiment.scenarios.find((s) => s.spec.name === "stream-example")!);
+    const first = scenario.spec.steps[0]!.remember!;
+    first.push({ ...first[0]! });
+    const broken: Experiment = { ...experiment, scenarios: [scenario] };
+    const error = await runTrials(broken, { workers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).message).toBe("memory m0 already exists");
   });
 
   describe("with a journal", () => {

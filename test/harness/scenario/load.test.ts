@@ -196,6 +196,16 @@ describe("loadScenario", () => {
       expect(loadError(file)).toBe(`${file}: at start: this time falls outside the virtual clock, which runs from year 1 to 9999`);
     });
 
+    it("an answer key that grading would reduce to nothing", () => {
+      const file = scenarioFile(['  - ask: { id: q, query: "Which?", answers: [["ok", "The!"]] }']);
+      expect(loadError(file)).toBe(`${file}: at steps[0].ask.answers[0][1]: an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)`);
+    });
+
+    it("embeddings of two sizes", () => {
+      const file = scenarioFile(["  - remember: { id: a, kind: semantic, text: Tea, embedding: [1, 0] }", '  - ask: { id: q, query: "Tea?", embedding: [1, 0, 0] }']);
+      expect(loadError(file)).toBe(`${file}: at steps[1].ask.embedding: an embedding of 3 numbers, but steps[0].remember[0].embedding has 2; one scenario's vectors share one size`);
+    });
+
     it("an empty file", () => {
       const file = temp.write("empty.yaml", "");
       expect(loadError(file)).toBe(`${file}: is empty (0 bytes), not an experiment or scenario file`);
