@@ -1,7 +1,6 @@
 import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { renderReports, staleReports, writeReports } from "../../report/render.js";
 import { plural } from "../../shared/errors.js";
 import type { CheckArgs } from "../app.js";
 import type { Log } from "./experiment.js";
@@ -44,6 +43,8 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
   log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
 
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
+  // Loaded here, not at the top: the charts' renderers are large, and a bad file needs none of them.
+  const { renderReports, staleReports, writeReports } = await import("../../report/render.js");
   const files = await renderReports(recorded, root);
   if (args.update) {
     const written = writeReports(files, root);

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
 import { removeJournal } from "../../harness/runner/run.js";
-import { renderReports, writeReports } from "../../report/render.js";
 import { plural } from "../../shared/errors.js";
 import type { ExperimentArgs } from "../app.js";
 import { markShard } from "./merge.js";
@@ -44,6 +43,8 @@ export async function experimentCommand(args: ExperimentArgs, log: Log, root = p
   }
   if (args.shard) return;
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
+  // Loaded here, not at the top: the charts' renderers are large, and a bad file needs none of them.
+  const { renderReports, writeReports } = await import("../../report/render.js");
   const changed = writeReports(await renderReports(recorded, root), root);
   log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
 }

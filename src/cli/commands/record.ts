@@ -11,7 +11,7 @@ import { writeAnswers } from "../../harness/answers/io.js";
 import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
-import { renderReports, writeReports } from "../../report/render.js";
+import { plural } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
 import { progress } from "../progress.js";
 import type { Log } from "./experiment.js";
@@ -52,13 +52,14 @@ export async function recordCommand(args: RecordArgs, log: Log, options: RecordO
   writeAnswers(answerPath(root, spec.results), results);
   const asks = results.trials.reduce((sum, t) => sum + t.asks.length, 0);
   log(
-    `answers: ${results.trials.length} trials, ${asks} graded answers from ${args.model}; ` +
-      `${spec.recordings} holds ${results.manifest.recordings.calls} calls` +
+    `answers: ${plural(results.trials.length, "trial")}, ${plural(asks, "graded answer")} from ${args.model}; ` +
+      `${spec.recordings} holds ${plural(results.manifest.recordings.calls, "call")}` +
       `${droppedRecordings > 0 ? ` (${droppedRecordings} no longer used were dropped)` : ""}; ${spec.results} written`,
   );
-  log(`answers: importance rated ${results.importance.rated} times, ${results.importance.fallbacks} fell back to the default`);
+  log(`answers: importance rated ${plural(results.importance.rated, "time")}, ${results.importance.fallbacks} fell back to the default`);
 
   const recorded = recordedResultFiles().map((f) => readResults(f)!);
+  const { renderReports, writeReports } = await import("../../report/render.js");
   const changed = writeReports(await renderReports(recorded, root), root);
   log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
 }
