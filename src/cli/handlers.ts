@@ -1,17 +1,31 @@
 import { plural } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
+import { type Progress, progress } from "./progress.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * Each command's module is loaded when the command runs, so `--help` and a mistyped flag answer
- * at once instead of after loading the charts, the tokenizer and SQLite.
+ * Runs a long command with its progress. The progress writes nothing until the command starts its
+ * first phase, after its input files are validated, so a bad file still gets one line alone.
+ */
+async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
+  const bar = progress({ log });
+  try {
+    return await run(bar);
+  } finally {
+    bar.stop();
+  }
+}
+
+/*
+ * Each command loads its modules when it runs, not when the CLI starts: the report code alone
+ * pulls in Vega, and loading every command's dependencies kept even `--help` silent for seconds.
  */
 export const handlers: Handlers = {
-  experiment: async (args) => (await import("./commands/experiment.js")).experimentCommand(args, log),
+  experiment: (args) => withProgress(async (bar) => (await import("./commands/experiment.js")).experimentCommand(args, bar)),
   async check(args) {
-    const { checkCommand, printProblems } = await import("./commands/check.js");
-    const problems = await checkCommand(args, log);
+    const problems = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
+    const { printProblems } = await import("./commands/check.js");
     if (problems.length === 0) {
       log("check: everything matches the recorded results");
       return;
@@ -25,6 +39,6 @@ export const handlers: Handlers = {
     process.stdout.write(await (await import("./commands/demo.js")).runDemo());
   },
   chat: async (args) => (await import("./commands/chat.js")).chatCommand(args),
-  record: async (args) => (await import("./commands/record.js")).recordCommand(args, log),
+  record: (args) => withProgress(async (bar) => (await import("./commands/record.js")).recordCommand(args, bar)),
   bench: async (args) => (await import("./commands/bench.js")).benchCommand(args, log),
 };

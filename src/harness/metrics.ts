@@ -77,6 +77,15 @@ export function metricValue(result: AskResult, metric: MetricName): number | nul
   }
 }
 
+/**
+ * Whether a metric reads ranks. Ranks count within the ordering that produced the block (a
+ * section per kind, or one pooled list), so they compare like for like only between policies
+ * with the same layout.
+ */
+export function isRankMetric(metric: MetricName): boolean {
+  return /^(recall_any|recall_all|ndcg)@|^mrr$/.test(metric);
+}
+
 /** Whether a higher value is better; the reporters use it to colour differences and count wins. */
 export function higherIsBetter(metric: MetricName): boolean {
   return !(metric === "leakage" || metric === "tokens");

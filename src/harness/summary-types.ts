@@ -7,18 +7,48 @@ export interface Interval {
   mean: number;
   lo: number;
   hi: number;
-  /** Number of (ask, seed) pairs the mean is over. */
+  /** Number of (ask, seed) values the mean is over. */
   n: number;
+  /** Asks the mean is over (each ask's seeds averaged first); n when values are independent. */
+  nItems: number;
+  /** Independent units of the interval: scenarios, or asks (see Unit). */
+  nClusters: number;
+}
+
+/** What the statistics of one experiment treat as independent, as the reports state it. */
+export interface Unit {
+  /** The experiment's declared clustering. */
+  cluster: "scenario" | "ask" | "none";
+  /** What the intervals were computed over, e.g. "asks (seeds averaged), clustered by scenario". */
+  label: string;
+}
+
+/** A Holm family: the comparisons corrected together, named so the report can say which. */
+export interface Family {
+  name: string;
+  size: number;
 }
 
 export interface Comparison {
-  /** Paired difference ablation − baseline over the same (ask, seed), with its bootstrap interval. */
+  /** Paired difference ablation − baseline over the same asks, with its interval. */
   diff: Interval;
-  /** Seeded paired sign-flip test, two-sided, (b+1)/(n+1). */
+  /** Two-sided sign-flip p (over clusters when clustered), never 0. */
   p: number;
-  /** Holm-adjusted across the experiment's comparisons with the baseline. */
+  /** Holm-adjusted within `family`. */
   pHolm: number;
   significant: boolean;
+  /** The Holm family this comparison belongs to; each comparison belongs to exactly one. */
+  family: string;
+  /**
+   * False for a rank metric compared across a per-kind and a pooled policy: per-kind ranks count
+   * within a section, so the two do not measure the same thing. Such a comparison has no verdict.
+   */
+  comparable: boolean;
+  /** Minimum detectable effect (80% power, α = 0.05); absent when values are independent. */
+  mde?: number;
+  /** Variance under clustering ÷ variance if every (ask, seed) were independent. */
+  designEffect?: number;
+  /** Units (asks, or (ask, seed) pairs when independent) where the ablation is better, equal, worse. */
   wins: number;
   ties: number;
   losses: number;
@@ -32,7 +62,10 @@ export interface MetricSummary {
   value: Interval;
   /** Absent for the baseline itself. */
   vsBaseline?: Comparison;
-  /** ranx-style: this ablation's letter and the letters of the ablations it beats significantly. */
+  /**
+   * ranx-style: this ablation's letter and the letters of the other non-baseline ablations it
+   * beats significantly (comparisons with the baseline are in `vsBaseline`, with one verdict).
+   */
   letter: string;
   beats: string[];
 }
@@ -60,13 +93,38 @@ export interface RankChange {
   variant: Breakdown | null;
 }
 
+/** One scenario's claim that an ablation fails on it, tested across seeds. */
+export interface DesignedFailure {
+  scenario: string;
+  ablation: string;
+  metric: string;
+  baselineMean: number;
+  ablationMean: number;
+  /** Ablation − baseline with the seed as the unit (each seed's asks averaged), with its interval. */
+  diff: Interval;
+  p: number;
+  /** Holm-adjusted across the experiment's designed failures: a family fixed before any run. */
+  pHolm: number;
+  /** Seeds on which the ablation is better, equal, worse. */
+  wins: number;
+  ties: number;
+  losses: number;
+  /** Worse than the baseline on the metric, significantly after Holm. */
+  loses: boolean;
+}
+
 export interface ExperimentSummary {
   experiment: string;
   baseline: string;
   ablations: string[];
   metrics: string[];
+  /** The experiment's headline metrics, a subset of `metrics`. */
+  headline: string[];
   /** "all" first, then categories in sorted order. */
   groups: string[];
+  unit: Unit;
+  families: Family[];
   rows: MetricSummary[];
+  designedFailures: DesignedFailure[];
   rankChanges: RankChange[];
 }

@@ -1,16 +1,21 @@
-import { higherIsBetter, metricNames, metricValue } from "./metrics.js";
+import { higherIsBetter, isRankMetric, metricNames, metricValue } from "./metrics.js";
 import type { AskResult, ExperimentResults } from "./results/types.js";
 import {
   bootstrapMeanCI,
+  type ClusteredComparison,
+  type ClusteredInterval,
   compareToBaseline,
   createRng,
   holm,
   letterSystems,
+  type MeanInterval,
   type Rng,
+  type Structure,
 } from "./stats/index.js";
 import { alignResults, type PairKey } from "./summary/align.js";
+import { designedFailures } from "./summary/designed-failures.js";
 import { rankChanges } from "./summary/rank-changes.js";
-import type { Comparison, ExperimentSummary, MetricSummary } from "./summary-types.js";
+import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit } from "./summary-types.js";
 
 /** The seed the reports use when they summarise; recorded summaries are reproducible from it. */
 export const DEFAULT_SUMMARY_SEED = 20240501;
@@ -19,104 +24,109 @@ export const DEFAULT_BOOTSTRAP_RESAMPLES = 2000;
 export const DEFAULT_TEST_RESAMPLES = 10_000;
 /**
  * The letters run a test for every pair of ablations in every column, so they use fewer
- * resamples: p can still reach 1/2001, which survives Holm across the 55 pairs of 11 ablations.
+ * resamples: p can still reach 1/2001, which survives Holm across the 45 pairs of 10 ablations.
  */
 export const LETTER_RESAMPLES = 2_000;
 export const ALL_GROUP = "all";
 
 export interface SummariseOptions {
   seed: number;
-  /** Restrict the summary to one scenario's asks (its own Holm family and rank changes). */
-  scenario?: string;
   bootstrapResamples?: number;
-  /** Resamples of the sign-flip tests (versus baseline and for the letters). */
+  /** Resamples of the sign-flip tests of independent values, when not exact. */
   testResamples?: number;
-  /**
-   * Only the "all" group, without letters: what the per-scenario views need (comparisons with
-   * the baseline), at a fraction of the cost for a benchmark with categories and many scenarios.
-   */
-  headlineOnly?: boolean;
 }
 
 /**
- * The statistics of one experiment, per metric × ablation × group ("all", then each ask category).
+ * The statistics of one experiment, per metric × ablation × group ("all", then each ask category),
+ * and its designed failures.
  *
- * Values are taken over (scenario, ask, seed) pairs in one order for every ablation, so
- * differences are paired. A null value (coverage of an ask that requires nothing) is left out:
- * from an ablation's own mean, from a comparison when either side is null, and from the letters
- * when any ablation is null.
+ * The question is the unit. Values are taken over (scenario, ask, seed) in one order for every
+ * ablation, so differences are paired; the seeds of an ask are averaged first, and the
+ * experiment's `cluster` setting says what is independent (scenarios by default). A null value
+ * (coverage of an ask that requires nothing) is left out: from an ablation's own mean, from a
+ * comparison when either side is null, and from the letters when any ablation is null.
  *
- * Holm family: for each group, all (ablation, metric) comparisons with the baseline in that group
- * are corrected together. For the "all" group that is every comparison the experiment reports
- * on its headline table; category groups are families of their own, since they are read as
- * separate tables. The letters of a (metric, group) are Holm-corrected across the pairs of that
- * column (see letterSystems).
+ * Holm families are defined once, here, and each comparison with the baseline belongs to exactly
+ * one: per group, the headline metrics form one family and the other metrics another, so a
+ * comparison has the same verdict in every table and report that shows it. A rank metric compared
+ * across a per-kind and a pooled policy is not comparable and takes no part (see Comparison). The
+ * letters compare the non-baseline ablations with each other, Holm-corrected per column.
  *
- * Every random stream is forked from `seed` by a label naming (ablation, metric, group), so a
- * figure does not change when another ablation or metric is added.
+ * Every stream is forked from `seed` by purpose and keyed by the data it draws from, so identical
+ * values get identical intervals and a figure does not change when another ablation is added.
  */
 export function summarise(results: ExperimentResults, options: SummariseOptions): ExperimentSummary {
   const { experiment } = results;
   const bootstrapResamples = options.bootstrapResamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
   const testResamples = options.testResamples ?? DEFAULT_TEST_RESAMPLES;
-  const root =
-    options.scenario === undefined
-      ? createRng(options.seed)
-      : createRng(options.seed).fork(`scenario\u0000${options.scenario}`);
+  const root = createRng(options.seed);
 
   const ablations = experiment.ablations.map((a) => a.name);
   if (!ablations.includes(experiment.baseline)) {
     throw new Error(`experiment "${experiment.name}": baseline "${experiment.baseline}" is not among its ablations`);
   }
   const metrics = metricNames(experiment.k);
-  const aligned = alignResults(results, options.scenario);
-  const groups = options.headlineOnly ? [ALL_GROUP] : groupsOf(aligned.keys);
+  const headline = experiment.headline.filter((m) => metrics.includes(m));
+  const aligned = alignResults(results);
+  const labels = unitLabels(aligned.keys, experiment.cluster);
+  const groups = groupsOf(aligned.keys);
+  const modes = new Map(experiment.ablations.map((a) => [a.name, a.policy.mode]));
+  const baselineMode = modes.get(experiment.baseline);
 
   const rows: MetricSummary[] = [];
+  const families = new Map<string, { row: MetricSummary; p: number }[]>();
   for (const group of groups) {
     const indices = aligned.keys.flatMap((key, i) => (group === ALL_GROUP || key.category === group ? [i] : []));
-    const groupRows: MetricSummary[] = [];
-    const comparisons: { row: MetricSummary; p: number }[] = [];
     for (const metric of metrics) {
-      const values = new Map(
-        ablations.map((a) => [a, valuesOf(aligned.byAblation.get(a)!, indices, metric)] as const),
-      );
-      const letters = options.headlineOnly
-        ? ablations.map(() => ({ letter: "", beats: [] as string[] }))
-        : letter(ablations, values, metric, {
-            seed: root.fork(`letters\u0000${metric}\u0000${group}`),
-            resamples: Math.min(testResamples, LETTER_RESAMPLES),
-          });
+      const values = new Map(ablations.map((a) => [a, valuesOf(aligned.byAblation.get(a)!, indices, metric)] as const));
+      const structureAt = (positions: readonly number[]) => labels.restrict(positions.map((p) => indices[p]));
+      const letters = letter(ablations.filter((a) => a !== experiment.baseline), values, metric, structureAt, {
+        seed: root.fork(`letters\u0000${metric}\u0000${group}`),
+        resamples: Math.min(testResamples, LETTER_RESAMPLES),
+      });
+      const family = familyName(group, headline.includes(metric));
       const baselineValues = values.get(experiment.baseline)!;
-      ablations.forEach((ablation, a) => {
+      for (const ablation of ablations) {
         const own = values.get(ablation)!;
-        const rng = root.fork(`${ablation}\u0000${metric}\u0000${group}`);
+        const present = positionsOf(own, (v) => v !== null);
         const row: MetricSummary = {
           metric,
           ablation,
           group,
-          value: bootstrapMeanCI(nonNull(own), { seed: rng.fork("mean"), resamples: bootstrapResamples }),
-          letter: letters[a].letter,
-          beats: letters[a].beats,
+          value: toInterval(
+            bootstrapMeanCI(present.map((p) => own[p]!), {
+              seed: root.fork("mean"),
+              resamples: bootstrapResamples,
+              ...structureAt(present),
+            }),
+          ),
+          letter: letters.get(ablation)?.letter ?? "",
+          beats: letters.get(ablation)?.beats ?? [],
         };
         if (ablation !== experiment.baseline) {
-          const { p, comparison } = compare(baselineValues, own, metric, {
-            seed: rng.fork("vs-baseline"),
+          const comparable = !(isRankMetric(metric) && modes.get(ablation) !== baselineMode);
+          row.vsBaseline = compare(baselineValues, own, metric, structureAt, {
+            seed: root.fork("vs-baseline"),
             bootstrapResamples,
             testResamples,
+            family,
+            comparable,
           });
-          row.vsBaseline = comparison;
-          comparisons.push({ row, p });
+          if (comparable) families.set(family, [...(families.get(family) ?? []), { row, p: row.vsBaseline.p }]);
         }
-        groupRows.push(row);
-      });
+        rows.push(row);
+      }
     }
-    const adjusted = holm(comparisons.map((c) => c.p));
-    comparisons.forEach(({ row }, i) => {
+  }
+
+  const familyList: Family[] = [];
+  for (const [name, members] of families) {
+    const adjusted = holm(members.map((m) => m.p));
+    members.forEach(({ row }, i) => {
       row.vsBaseline!.pHolm = adjusted[i];
       row.vsBaseline!.significant = adjusted[i] < SIGNIFICANCE_LEVEL;
     });
-    rows.push(...groupRows);
+    familyList.push({ name, size: members.length });
   }
 
   return {
@@ -124,9 +134,13 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
     baseline: experiment.baseline,
     ablations,
     metrics,
+    headline,
     groups,
+    unit: unitOf(experiment.cluster, aligned.keys),
+    families: familyList,
     rows,
-    rankChanges: rankChanges(results, options.scenario),
+    designedFailures: designedFailures(results, { seed: options.seed }),
+    rankChanges: rankChanges(results),
   };
 }
 
@@ -146,6 +160,47 @@ export function findRow(
   return row;
 }
 
+/** The name of the Holm family of a group's headline or other metrics. */
+export function familyName(group: string, headline: boolean): string {
+  return `${group === ALL_GROUP ? "all asks" : `category ${group}`}, ${headline ? "headline metrics" : "other metrics"}`;
+}
+
+/** Item and cluster labels of every aligned value, restricted on demand to some positions. */
+interface UnitLabels {
+  restrict(positions: readonly number[]): Structure;
+}
+
+function unitLabels(keys: readonly PairKey[], cluster: Unit["cluster"]): UnitLabels {
+  if (cluster === "none") return { restrict: () => ({}) };
+  const itemIds = new Map<string, number>();
+  const scenarioIds = new Map<string, number>();
+  const items = keys.map((k) => idOf(itemIds, `${k.scenario}\u0000${k.ask}`));
+  const clusters = cluster === "scenario" ? keys.map((k) => idOf(scenarioIds, k.scenario)) : items;
+  return {
+    restrict: (positions) => ({ items: positions.map((p) => items[p]), clusters: positions.map((p) => clusters[p]) }),
+  };
+}
+
+function unitOf(cluster: Unit["cluster"], keys: readonly PairKey[]): Unit {
+  const scenarios = new Set(keys.map((k) => k.scenario)).size;
+  const label =
+    cluster === "none"
+      ? "(ask, seed) values taken as independent"
+      : cluster === "ask" || scenarios < 2
+        ? `asks (seeds averaged), each ask independent${cluster === "scenario" ? " (one scenario only)" : ""}`
+        : "asks (seeds averaged), clustered by scenario";
+  return { cluster, label };
+}
+
+function idOf(ids: Map<string, number>, key: string): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(key, id);
+  }
+  return id;
+}
+
 function groupsOf(keys: readonly PairKey[]): string[] {
   const categories = new Set<string>();
   for (const key of keys) if (key.category !== undefined) categories.add(key.category);
@@ -156,39 +211,56 @@ function valuesOf(askResults: readonly AskResult[], indices: readonly number[], 
   return indices.map((i) => metricValue(askResults[i], metric));
 }
 
-function nonNull(values: readonly (number | null)[]): number[] {
-  return values.filter((v): v is number => v !== null);
+function positionsOf<T>(values: readonly T[], keep: (value: T) => boolean): number[] {
+  return values.flatMap((v, i) => (keep(v) ? [i] : []));
+}
+
+function toInterval(interval: MeanInterval | ClusteredInterval): Interval {
+  const clustered = "nClusters" in interval;
+  return {
+    mean: interval.mean,
+    lo: interval.lo,
+    hi: interval.hi,
+    n: interval.n,
+    nItems: clustered ? interval.nItems : interval.n,
+    nClusters: clustered ? interval.nClusters : interval.n,
+  };
 }
 
 function compare(
   baseline: readonly (number | null)[],
   ablation: readonly (number | null)[],
   metric: string,
-  options: { seed: Rng; bootstrapResamples: number; testResamples: number },
-): { p: number; comparison: Comparison } {
-  const b: number[] = [];
-  const a: number[] = [];
-  baseline.forEach((value, i) => {
-    const other = ablation[i];
-    if (value !== null && other !== null) {
-      b.push(value);
-      a.push(other);
-    }
-  });
-  const result = compareToBaseline(b, a, options);
+  structureAt: (positions: readonly number[]) => Structure,
+  options: { seed: Rng; bootstrapResamples: number; testResamples: number; family: string; comparable: boolean },
+): Comparison {
+  const paired = positionsOf(baseline, (v) => v !== null).filter((i) => ablation[i] !== null);
+  const result = compareToBaseline(
+    paired.map((i) => baseline[i]!),
+    paired.map((i) => ablation[i]!),
+    { ...options, ...structureAt(paired) },
+  );
+  const clustered = "nClusters" in result ? (result as ClusteredComparison) : undefined;
   // compareToBaseline counts "ablation higher" as a win; for leakage and tokens lower is better.
   const better = higherIsBetter(metric);
   return {
-    p: result.p,
-    comparison: {
-      diff: { mean: result.meanDiff, lo: result.lo, hi: result.hi, n: result.n },
-      p: result.p,
-      pHolm: result.p,
-      significant: false,
-      wins: better ? result.wins : result.losses,
-      ties: result.ties,
-      losses: better ? result.losses : result.wins,
+    diff: {
+      mean: result.meanDiff,
+      lo: result.lo,
+      hi: result.hi,
+      n: result.n,
+      nItems: clustered?.nItems ?? result.n,
+      nClusters: clustered?.nClusters ?? result.n,
     },
+    p: options.comparable ? result.p : 1,
+    pHolm: options.comparable ? result.p : 1,
+    significant: false,
+    family: options.family,
+    comparable: options.comparable,
+    ...(clustered ? { mde: clustered.mde, designEffect: clustered.designEffect } : {}),
+    wins: better ? result.wins : result.losses,
+    ties: result.ties,
+    losses: better ? result.losses : result.wins,
   };
 }
 
@@ -196,15 +268,18 @@ function letter(
   ablations: readonly string[],
   values: ReadonlyMap<string, (number | null)[]>,
   metric: string,
+  structureAt: (positions: readonly number[]) => Structure,
   options: { seed: Rng; resamples: number },
-) {
+): Map<string, { letter: string; beats: string[] }> {
+  if (ablations.length < 2) return new Map(ablations.map((a) => [a, { letter: "", beats: [] }]));
   const length = values.get(ablations[0])!.length;
   const complete: number[] = [];
   for (let i = 0; i < length; i++) {
     if (ablations.every((a) => values.get(a)![i] !== null)) complete.push(i);
   }
-  return letterSystems(
+  const lettered = letterSystems(
     ablations.map((name) => ({ name, scores: complete.map((i) => values.get(name)![i] as number) })),
-    { ...options, alpha: SIGNIFICANCE_LEVEL, higherIsBetter: higherIsBetter(metric) },
+    { ...options, ...structureAt(complete), alpha: SIGNIFICANCE_LEVEL, higherIsBetter: higherIsBetter(metric) },
   );
+  return new Map(lettered.map((l) => [l.name, { letter: l.letter, beats: l.beats }]));
 }

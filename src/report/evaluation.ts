@@ -1,22 +1,15 @@
-import type { ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { renderExperiment } from "./markdown/experiment.js";
-import {
-  evaluationSections,
-  experimentSections,
-  type ExperimentSectionProvider,
-  type ExperimentView,
-  type SectionProvider,
-} from "./markdown/section-providers.js";
+import { renderFindings } from "./markdown/findings.js";
+import type { ExperimentSectionProvider, ExperimentView, SectionProvider } from "./markdown/section-providers.js";
 import { compareText, renderSetup, renderTitle } from "./markdown/setup.js";
 import { EVALUATION_PATH } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
 
 export interface EvaluationReporterOptions {
-  /** Sections appended after the experiments; defaults to the registered ones at render time. */
-  sections?: () => readonly SectionProvider[];
-  /** Sections appended to each experiment; defaults to the registered ones at render time. */
-  experimentSections?: () => readonly ExperimentSectionProvider[];
-  scenarioSummaries?: ScenarioSummaryOptions;
+  /** Sections appended after the experiments, in order. */
+  sections?: readonly SectionProvider[];
+  /** Sections appended to each experiment, in order. */
+  experimentSections?: readonly ExperimentSectionProvider[];
 }
 
 /** Pairs each experiment's results with its summary, sorted by experiment name. */
@@ -30,19 +23,14 @@ export function experimentViews(context: ReportContext): ExperimentView[] {
     });
 }
 
-/** The whole of EVALUATION.md, ending in one newline. */
+/** The whole of EVALUATION.md, ending in one newline: findings first, then how they were made, then each experiment. */
 export function renderEvaluation(context: ReportContext, options: EvaluationReporterOptions = {}): string {
-  const extraExperimentSections = (options.experimentSections ?? experimentSections)();
   const parts = [
     renderTitle(),
+    renderFindings(context.findings ?? []),
     renderSetup(context),
-    ...experimentViews(context).map((view) =>
-      renderExperiment(context, view, {
-        scenarioSummaries: options.scenarioSummaries,
-        sections: extraExperimentSections,
-      }),
-    ),
-    ...(options.sections ?? evaluationSections)().map((provider) => provider(context)),
+    ...experimentViews(context).map((view) => renderExperiment(context, view, { sections: options.experimentSections })),
+    ...(options.sections ?? []).map((provider) => provider(context)),
   ];
   return `${parts.map((part) => part.trim()).filter((part) => part !== "").join("\n\n")}\n`;
 }
@@ -55,6 +43,3 @@ export function createEvaluationReporter(options: EvaluationReporterOptions = {}
     },
   };
 }
-
-/** EVALUATION.md, with the sections registered in the report registry. */
-export const evaluationReporter: Reporter = createEvaluationReporter();

@@ -1,12 +1,7 @@
-import { scenarioSummary, type ScenarioSummaryOptions } from "../harness/summary/by-scenario.js";
 import { fillFigureMarkers, markerError, type FigureMarker } from "./markdown/figure-markers.js";
 import { renderFigures } from "./markdown/figures.js";
 import { FAILURE_ANALYSIS_PATH } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
-
-export interface FailureAnalysisOptions {
-  scenarioSummaries?: ScenarioSummaryOptions;
-}
 
 /**
  * Fills the figure blocks of the hand-written FAILURE_ANALYSIS.md from results. The prose is the
@@ -14,11 +9,11 @@ export interface FailureAnalysisOptions {
  * claim cannot drift from the measurement. A marker naming an experiment, ablation, metric or
  * scenario that the results do not have is an error naming that marker.
  */
-export function fillFailureAnalysis(source: string, context: ReportContext, options: FailureAnalysisOptions = {}): string {
-  return fillFigureMarkers(source, FAILURE_ANALYSIS_PATH, (marker) => figuresFor(marker, context, options));
+export function fillFailureAnalysis(source: string, context: ReportContext): string {
+  return fillFigureMarkers(source, FAILURE_ANALYSIS_PATH, (marker) => figuresFor(marker, context));
 }
 
-function figuresFor(marker: FigureMarker, context: ReportContext, options: FailureAnalysisOptions): string {
+function figuresFor(marker: FigureMarker, context: ReportContext): string {
   const fail = (problem: string) => markerError(FAILURE_ANALYSIS_PATH, marker, problem);
   const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(", ");
 
@@ -44,26 +39,27 @@ function figuresFor(marker: FigureMarker, context: ReportContext, options: Failu
     throw fail(`unknown scenario "${marker.scenario}" (experiment "${marker.experiment}" has ${list(scenarios)})`);
   }
 
-  return renderFigures({
-    results,
-    summary,
-    scenarioSummary:
-      marker.scenario === undefined ? undefined : scenarioSummary(results, marker.scenario, options.scenarioSummaries),
-    ablation: marker.ablation,
-    metric: marker.metric,
-    scenario: marker.scenario,
-  });
+  // A scenario's figures quote its designed failure, the claim EVALUATION.md tests: one verdict.
+  const claim =
+    marker.scenario === undefined
+      ? undefined
+      : summary.designedFailures.find(
+          (c) => c.scenario === marker.scenario && c.ablation === marker.ablation && c.metric === marker.metric,
+        );
+  if (marker.scenario !== undefined && claim === undefined) {
+    throw fail(
+      `scenario "${marker.scenario}" does not claim that "${marker.ablation}" fails on "${marker.metric}"; ` +
+        "add it to the scenario's targets, or drop scenario= to quote the comparison over all asks",
+    );
+  }
+  return renderFigures({ results, summary, ablation: marker.ablation, metric: marker.metric, scenario: marker.scenario, claim });
 }
 
-export function createFailureAnalysisReporter(options: FailureAnalysisOptions = {}): Reporter {
-  return {
-    name: "failure-analysis",
-    async render(context: ReportContext): Promise<OutputFile[]> {
-      const source = context.readExisting(FAILURE_ANALYSIS_PATH);
-      if (source === undefined) return [];
-      return [{ path: FAILURE_ANALYSIS_PATH, content: fillFailureAnalysis(source, context, options) }];
-    },
-  };
-}
-
-export const failureAnalysisReporter: Reporter = createFailureAnalysisReporter();
+export const failureAnalysisReporter: Reporter = {
+  name: "failure-analysis",
+  async render(context: ReportContext): Promise<OutputFile[]> {
+    const source = context.readExisting(FAILURE_ANALYSIS_PATH);
+    if (source === undefined) return [];
+    return [{ path: FAILURE_ANALYSIS_PATH, content: fillFailureAnalysis(source, context) }];
+  },
+};

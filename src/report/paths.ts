@@ -9,10 +9,27 @@ export type ChartName = (typeof CHART_NAMES)[number];
 export const EVALUATION_PATH = "EVALUATION.md";
 export const FAILURE_ANALYSIS_PATH = "FAILURE_ANALYSIS.md";
 
-export function chartPath(experiment: string, chart: ChartName, extension: "png" | "svg" = "png"): string {
-  return `reports/charts/${experiment}/${chart}.${extension}`;
+/** Every chart lives here; the folder holds nothing else, so any file the results do not produce is an orphan. */
+export const CHARTS_DIR = "reports/charts";
+
+export function chartDir(experiment: string): string {
+  return `${CHARTS_DIR}/${experiment}`;
 }
+
+export function chartPath(experiment: string, chart: ChartName, extension: "png" | "svg" = "png"): string {
+  return `${chartDir(experiment)}/${chart}.${extension}`;
+}
+
+export const HTML_REPORT_PATH = "reports/index.html";
+
+/** The markdown files whose chart links the check follows (a generated one as it is rendered now). */
+export const LINKING_MARKDOWN = [EVALUATION_PATH, FAILURE_ANALYSIS_PATH, "README.md", "reports/*.md"] as const;
 
 export function resultsPath(experiment: string): string {
   return `results/${experiment}.json`;
+}
+
+/** The appendix of one experiment: every metric, comparison and rank change. */
+export function appendixPath(experiment: string): string {
+  return `reports/${experiment}.md`;
 }

@@ -1,44 +1,101 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExperimentResults } from "../harness/results/types.js";
-import { summarise } from "../harness/summary.js";
-import { writeFileAtomicSync } from "../shared/atomic-write.js";
-import { reporters } from "./registry.js";
-import type { OutputFile, ReportContext } from "./reporter.js";
+import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary.js";
 import { byCodeUnit } from "../shared/order.js";
+import { chartsReporter } from "./charts/reporter.js";
+import { createEvaluationReporter } from "./evaluation.js";
+import { appendixReporter } from "./appendix.js";
+import { failureAnalysisReporter } from "./failure-analysis.js";
+import { htmlReporter } from "./html/reporter.js";
+import { answersSection } from "./markdown/answers.js";
+import { experimentFindings } from "./markdown/findings.js";
+import { locomoSection } from "./markdown/locomo.js";
+import type { OutputFile, RenderedReports, ReportContext, Reporter } from "./reporter.js";
+import { schemasReporter } from "./schemas-reporter.js";
+
+export type { RenderedReports } from "./reporter.js";
 
 /** The statistics' seed: reports are a pure function of the results. */
-const STATISTICS_SEED = 20240501;
+const STATISTICS_SEED = DEFAULT_SUMMARY_SEED;
+
+/**
+ * Every reporter, listed where the report is built, as vitest lists its reporters. `experiment`
+ * reporters write files of one experiment each (its charts, its appendix), so a run of one
+ * experiment can regenerate them alone; `shared` reporters write files that cover every experiment.
+ */
+export function reporters(): { experiment: Reporter[]; shared: Reporter[] } {
+  return {
+    experiment: [chartsReporter, appendixReporter],
+    shared: [
+      createEvaluationReporter({ experimentSections: [locomoSection], sections: [answersSection] }),
+      failureAnalysisReporter,
+      htmlReporter,
+      schemasReporter,
+    ],
+  };
+}
+
+export interface RenderOptions {
+  /** Render the per-experiment files of these experiments only (default: every experiment). */
+  experiments?: readonly string[];
+  /** Render the files that cover every experiment: EVALUATION.md, the HTML report, … (default: true). */
+  shared?: boolean;
+  /** Called before each step (one experiment's statistics, or one reporter) and once at the end. */
+  onStep?: (done: number, total: number, step: string) => void;
+}
 
 /** Every report file, rendered in memory from recorded results. */
-export async function renderReports(results: ExperimentResults[], root: string): Promise<OutputFile[]> {
+export async function renderReports(
+  results: ExperimentResults[],
+  root: string,
+  options: RenderOptions = {},
+): Promise<RenderedReports> {
   const sorted = [...results].sort((a, b) => byCodeUnit(a.experiment.name, b.experiment.name));
-  const context: ReportContext = {
-    results: sorted,
-    summaries: sorted.map((r) => summarise(r, { seed: STATISTICS_SEED })),
-    readExisting: (path) => {
-      const file = join(root, path);
-      return existsSync(file) ? readFileSync(file, "utf8") : undefined;
-    },
+  const shared = options.shared ?? true;
+  const scoped = options.experiments === undefined ? sorted : sorted.filter((r) => options.experiments!.includes(r.experiment.name));
+  // Shared files cover every experiment, so they need every experiment's statistics.
+  const needed = shared ? sorted : scoped;
+  const list = reporters();
+  const reportersToRun = [...list.experiment, ...(shared ? list.shared : [])];
+  const total = needed.length + reportersToRun.length;
+  let done = 0;
+  const step = (name: string) => options.onStep?.(done++, total, name);
+
+  const summaries = needed.map((r) => {
+    step(`statistics ${r.experiment.name}`);
+    return summarise(r, { seed: STATISTICS_SEED });
+  });
+  const readExisting = (path: string) => {
+    const file = join(root, path);
+    return existsSync(file) ? readFileSync(file, "utf8") : undefined;
   };
+  const findings = needed.map((r, i) => experimentFindings(summaries[i], r.experiment));
+  const contextOf = (chosen: ExperimentResults[]): ReportContext => ({
+    results: chosen,
+    summaries: chosen.map((r) => summaries[needed.indexOf(r)]!),
+    findings: chosen.map((r) => findings[needed.indexOf(r)]!),
+    readExisting,
+  });
+
   const files: OutputFile[] = [];
-  for (const reporter of reporters()) files.push(...(await reporter.render(context)));
-  return files;
-}
+  for (const reporter of list.experiment) {
+    step(reporter.name);
+    files.push(...(await reporter.render(contextOf(scoped))));
+  }
+  if (shared) {
+    for (const reporter of list.shared) {
+      step(reporter.name);
+      files.push(...(await reporter.render(contextOf(sorted))));
+    }
+  }
+  options.onStep?.(done, total, "done");
 
-function sameContent(file: string, content: string | Buffer): boolean {
-  if (!existsSync(file)) return false;
-  return readFileSync(file).equals(typeof content === "string" ? Buffer.from(content) : content);
-}
-
-/** Report files whose content on disk differs from what the results give now. */
-export function staleReports(files: OutputFile[], root: string): string[] {
-  return files.filter((f) => !sameContent(join(root, f.path), f.content)).map((f) => f.path);
-}
-
-/** Writes the files that changed, each atomically; returns their paths. */
-export function writeReports(files: OutputFile[], root: string): string[] {
-  const changed = staleReports(files, root);
-  for (const f of files) if (changed.includes(f.path)) writeFileAtomicSync(join(root, f.path), f.content);
-  return changed;
+  const owned = list.experiment.flatMap((reporter) => {
+    if (reporter.owns === undefined) return [];
+    // A whole render owns the reporter's entire folder, so the folder of an experiment that has
+    // no results any more is cleared too; a scoped one owns only its experiments' folders.
+    return options.experiments === undefined ? [reporter.owns()] : scoped.map((r) => reporter.owns!(r.experiment.name));
+  });
+  return { files, owned };
 }

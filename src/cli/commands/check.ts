@@ -1,10 +1,14 @@
 import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { plural } from "../../shared/errors.js";
+import { plural, UserError } from "../../shared/errors.js";
+import { brokenChartLinks } from "../../report/chart-links.js";
+import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
+import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
 import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
@@ -12,20 +16,21 @@ const MAX_LINES = 40;
  * Re-runs every experiment offline and compares it with results/, then re-renders the reports and
  * compares them with the files on disk. Returns the problems found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd()): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress, root = process.cwd()): Promise<string[]> {
+  const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
   const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
-  // A damaged recorded file is named before any experiment runs.
-  for (const file of recordedResultFiles()) readResults(file);
+  // A damaged recorded file is named before any experiment runs (--update re-records it instead).
+  if (!args.update) for (const file of recordedResultFiles()) readResults(file);
   for (const { file, loaded } of experiments) {
     if ("skipped" in loaded) {
       log(`check: SKIPPED ${file}: ${loaded.skipped}`);
       continue;
     }
     const name = loaded.spec.name;
-    const fresh = await runExperiment(loaded, { workers: args.workers });
-    const recorded = readResults(resultsFile(name));
+    const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
+    const recorded = readRecorded(resultsFile(name), args.update, log);
     const differences = recorded
       ? compareResults(recorded, fresh)
       : [`${name}: no recorded results at ${resultsFile(name)}`];
@@ -38,22 +43,36 @@ export async function checkCommand(args: CheckArgs, log: Log, root = process.cwd
     }
   }
   // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+  bar.phase("answers", undefined, "", "replaying the recorded answers");
   const answers = await checkAnswers({ root });
   problems.push(...answers);
   log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
 
-  const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  // Loaded here, not at the top: the charts' renderers are large, and a bad file needs none of them.
-  const { renderReports, staleReports, writeReports } = await import("../../report/render.js");
-  const files = await renderReports(recorded, root);
+  const rendered = await renderRecordedReports(bar, root);
   if (args.update) {
-    const written = writeReports(files, root);
-    if (written.length > 0) log(`reports: wrote ${written.join(", ")}`);
+    log(describeWrite(writeReports(rendered, root)));
   } else {
-    const stale = staleReports(files, root);
-    problems.push(...stale.map((path) => `${path} is stale: regenerate it with \`npm run experiment\` or \`npm run check -- --update\``));
+    const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+    problems.push(...staleReports(rendered, root).map((path) => `${path} is stale: ${regenerate}`));
+    problems.push(
+      ...orphanReports(rendered, root).map(
+        (path) => `${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+      ),
+    );
   }
+  problems.push(...brokenChartLinks(rendered, root));
   return problems;
+}
+
+/** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */
+function readRecorded(file: string, update: boolean, log: Log) {
+  try {
+    return readResults(file);
+  } catch (error) {
+    if (!(update && error instanceof UserError)) throw error;
+    log(`${error.message}: re-recording it`);
+    return undefined;
+  }
 }
 
 export function printProblems(problems: string[], log: Log): void {

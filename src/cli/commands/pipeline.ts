@@ -8,7 +8,7 @@ import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import type { DataArgs } from "../app.js";
-import { progress } from "../progress.js";
+import type { Progress } from "../progress.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
 export const RESULTS_DIR = "results";
@@ -32,15 +32,20 @@ export function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Exp
   return loadExperiment(file, datasetResolver(data));
 }
 
-export async function runExperiment(experiment: Experiment, options: RunOptions): Promise<ExperimentResults> {
+/** Runs an experiment's trials, reporting them on `bar` as a phase named after the experiment. */
+export async function runExperiment(experiment: Experiment, options: RunOptions, bar: Progress): Promise<ExperimentResults> {
   const started = performance.now();
-  const bar = progress(experiment.spec.name);
-  let trials;
-  try {
-    trials = await runTrials(experiment, { ...options, onProgress: (done, total) => bar.update(done, total) });
-  } finally {
-    bar.stop();
-  }
+  bar.phase(experiment.spec.name, undefined, "trials", "starting workers");
+  let before: number | undefined;
+  const trials = await runTrials(experiment, {
+    ...options,
+    onProgress: (done, total) => {
+      // Until a trial of this run finishes, the workers are still starting.
+      before ??= done;
+      bar.update(done, done > before ? "" : "starting workers", total);
+    },
+  });
+  bar.update(trials.length, "recording the manifest");
   const tokenizer = await loadGemmaTokenizer();
   const manifest = buildManifest({
     tokenizerSha256: tokenizer.sha256,

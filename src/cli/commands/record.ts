@@ -5,17 +5,16 @@
  * is checked first, so a stopped server fails fast with the one-line server-down message (exit 2).
  * Paths are relative to the working folder, as for every other command.
  */
-import { readResults } from "../../harness/results/io.js";
 import { answerPath, runAnswerEvaluation } from "../../harness/answers/run.js";
 import { writeAnswers } from "../../harness/answers/io.js";
 import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
+import { describeWrite, writeReports } from "../../report/write.js";
 import { plural } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
-import { progress } from "../progress.js";
-import type { Log } from "./experiment.js";
-import { recordedResultFiles } from "./pipeline.js";
+import type { Progress } from "../progress.js";
+import { renderRecordedReports } from "./reports.js";
 
 export interface RecordOptions {
   /** The run to record; ANSWER_RUN by default (its seed count is replaced by --seeds). */
@@ -25,27 +24,23 @@ export interface RecordOptions {
   timestamp?: () => string;
 }
 
-export async function recordCommand(args: RecordArgs, log: Log, options: RecordOptions = {}): Promise<void> {
+export async function recordCommand(args: RecordArgs, bar: Progress, options: RecordOptions = {}): Promise<void> {
   const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs, maxReplyBytes: args.maxReplyBytes });
   await checkServer(live, [args.model]);
 
   const root = process.cwd();
   const spec = { ...(options.spec ?? ANSWER_RUN), seeds: args.seeds };
-  const bar = progress("answers");
-  let outcome;
-  try {
-    outcome = await runAnswerEvaluation({
-      root,
-      spec,
-      mode: "record",
-      live,
-      model: args.model,
-      timestamp: options.timestamp ?? (() => new Date().toISOString()),
-      onTrial: (done, total) => bar.update(done, total),
-    });
-  } finally {
-    bar.stop();
-  }
+  const log = (line: string) => bar.log(line);
+  bar.phase("answers", undefined, "trials", "checking the recordings");
+  const outcome = await runAnswerEvaluation({
+    root,
+    spec,
+    mode: "record",
+    live,
+    model: args.model,
+    timestamp: options.timestamp ?? (() => new Date().toISOString()),
+    onTrial: (done, total) => bar.update(done, "", total),
+  });
   // Only a replay is skipped (when nothing is recorded); a recording run always runs.
   if ("skipped" in outcome) throw new Error(`record mode was skipped: ${outcome.skipped}`);
   const { results, droppedRecordings } = outcome;
@@ -58,8 +53,5 @@ export async function recordCommand(args: RecordArgs, log: Log, options: RecordO
   );
   log(`answers: importance rated ${plural(results.importance.rated, "time")}, ${results.importance.fallbacks} fell back to the default`);
 
-  const recorded = recordedResultFiles().map((f) => readResults(f)!);
-  const { renderReports, writeReports } = await import("../../report/render.js");
-  const changed = writeReports(await renderReports(recorded, root), root);
-  log(changed.length === 0 ? "reports: up to date" : `reports: wrote ${changed.join(", ")}`);
+  log(describeWrite(writeReports(await renderRecordedReports(bar, root), root)));
 }

@@ -1,6 +1,7 @@
 /**
  * Answer accuracy per condition: the share of answer keys matched and the share of asks answered
- * in full, each the mean over (scenario, ask, seed) with a seeded 95% bootstrap interval.
+ * in full, each the mean over asks (each ask's seeds averaged) with a 95% interval that treats
+ * the scenarios as the independent units, as the retrieval statistics do.
  */
 import { bootstrapMeanCI, createRng, type MeanInterval } from "../stats/index.js";
 import type { AnswerResults } from "./schema.js";
@@ -23,11 +24,12 @@ export function answerAccuracy(results: AnswerResults, seed = ANSWER_STATISTICS_
   const rng = createRng(seed);
   return results.conditions.map(({ name }) => {
     const trials = results.trials.filter((t) => t.condition === name);
-    const asks = trials.flatMap((t) => t.asks);
+    const asks = trials.flatMap((t) => t.asks.map((a) => ({ ...a, scenario: t.scenario })));
+    const structure = { items: asks.map((a) => `${a.scenario}\u0000${a.ask}`), clusters: asks.map((a) => a.scenario) };
     return {
       condition: name,
-      keys: bootstrapMeanCI(asks.map((a) => a.score), { seed: rng.fork(`${name}:keys`) }),
-      full: bootstrapMeanCI(asks.map((a) => (a.allMatched ? 1 : 0)), { seed: rng.fork(`${name}:full`) }),
+      keys: bootstrapMeanCI(asks.map((a) => a.score), { seed: rng.fork(`${name}:keys`), ...structure }),
+      full: bootstrapMeanCI(asks.map((a) => (a.allMatched ? 1 : 0)), { seed: rng.fork(`${name}:full`), ...structure }),
       reflections: trials.reduce((sum, t) => sum + t.reflections, 0),
       insights: trials.reduce((sum, t) => sum + t.insights.length, 0),
       reflectedIn: [...new Set(trials.filter((t) => t.reflections > 0).map((t) => t.scenario))].sort(),

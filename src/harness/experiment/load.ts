@@ -8,6 +8,7 @@ import { usesEmbedding } from "../../model/chat-loop.js";
 import { fileError } from "../../shared/errors.js";
 import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
+import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
 import { policySchema } from "../policy/schema.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
@@ -16,7 +17,10 @@ import { byCodeUnit } from "../../shared/order.js";
 
 export interface ResolvedAblation {
   name: string;
+  /** What the policy does (the baseline) or changes (the others), generated from the policy. */
   description: string;
+  /** Why it is run, as the built-in ablation or the experiment file says. */
+  note?: string;
   policy: RetrievalPolicy;
 }
 
@@ -57,10 +61,14 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
     let policy = applyPatch(base, builtIn.patch(base));
     if (custom) policy = applyPatch(policy, custom.patch);
     validate(`${file} (ablation "${name}")`, policySchema, policy);
-    resolved.push({ name, description: custom?.description ?? builtIn.description, policy });
+    const note = custom ? custom.description : builtIn.note;
+    resolved.push({ name, description: "", ...(note === undefined ? {} : { note }), policy });
   });
   const baseline = resolved.find((a) => a.name === spec.baseline);
   if (!baseline) throw fileError(file, `at baseline: "${spec.baseline}" is not one of the experiment's ablations`);
+  for (const ablation of resolved) {
+    ablation.description = ablation === baseline ? describePolicy(baseline.policy) : describeChanges(baseline.policy, ablation.policy);
+  }
   return [baseline, ...resolved.filter((a) => a !== baseline)];
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRESET_NAMES } from "../../memory/presets.js";
+import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
@@ -7,7 +8,8 @@ const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case lett
 const customAblationSchema = z
   .object({
     name: nameSchema,
-    description: z.string().default("a custom patch of the base policy"),
+    /** Why the ablation is run. Reports state its settings from the patch itself. */
+    description: z.string().optional(),
     /** Start from a built-in ablation, then apply the patch. */
     from: nameSchema.optional(),
     patch: policyPatchSchema.default({}),
@@ -58,10 +60,33 @@ export const experimentSchema = z
     matchSource: z.boolean().default(false),
     /** Record kept ids and score breakdowns per ask (large benchmarks keep ranks only). */
     detail: z.boolean().default(true),
+    /**
+     * What the asks share, for the statistics: `scenario` (default: asks of one scenario or
+     * conversation are correlated, so scenarios are the independent units), `ask` (asks are
+     * independent of each other), or `none` (every (ask, seed) value is independent: only right
+     * when each seed draws a new question). In every case but `none` the seeds of an ask are
+     * averaged first.
+     */
+    cluster: z.enum(["scenario", "ask", "none"]).default("scenario"),
+    /** The metrics the findings and main tables report; the appendix has every metric. */
+    headline: z.array(z.string().min(1)).min(1).optional(),
   })
   .strict()
   .refine((e) => e.scenarios.length > 0 || e.dataset !== undefined, {
     message: "an experiment needs scenarios or a dataset",
     path: ["scenarios"],
+  })
+  .superRefine((e, ctx) => {
+    const known = metricNames(e.k);
+    (e.headline ?? []).forEach((metric, i) => {
+      if (!known.includes(metric)) {
+        ctx.addIssue({ code: "custom", path: ["headline", i], message: `unknown metric "${metric}" for k ${e.k.join(", ")} (known: ${known.join(", ")})` });
+      }
+    });
   });
+
+/** The headline metrics of an experiment: as declared, or recall_any at the smallest k and coverage. */
+export function headlineMetrics(spec: Pick<ExperimentSpec, "headline" | "k">): string[] {
+  return spec.headline ?? [`recall_any@${Math.min(...spec.k)}`, "coverage"];
+}
 export type ExperimentSpec = z.output<typeof experimentSchema>;

@@ -7,7 +7,11 @@ import type { PolicyPatch } from "./schema.js";
  */
 export interface Ablation {
   name: string;
-  description: string;
+  /**
+   * Why the ablation is run, in words that state no setting: reports describe the settings
+   * themselves from the resolved policy (see describe.ts), so the two cannot disagree.
+   */
+  note: string;
   patch: (base: RetrievalPolicy) => PolicyPatch;
 }
 
@@ -33,28 +37,28 @@ function pooledPatch(base: RetrievalPolicy): PolicyPatch {
 }
 
 export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
-  { name: "full", description: "the whole system: per-kind sections, three signals, kind-aware decay, touch, write-back", patch: () => ({}) },
-  { name: "relevance-only", description: "weights [1, 0, 0]: relevance alone, as in plain RAG", patch: () => ({ score: { weights: [1, 0, 0] } }) },
-  { name: "recency-only", description: "weights [0, 1, 0]: the most recently used first", patch: () => ({ score: { weights: [0, 1, 0] } }) },
-  { name: "importance-only", description: "weights [0, 0, 1]: the most important first", patch: () => ({ score: { weights: [0, 0, 1] } }) },
-  { name: "no-decay", description: "decay rate 1 for every kind: recency is constant", patch: () => ({ score: { decayRate: 1, kindDecay: everyKind(1) } }) },
+  { name: "full", note: "the whole system, the baseline every other ablation is a patch of", patch: () => ({}) },
+  { name: "relevance-only", note: "relevance alone, as in plain retrieval-augmented generation", patch: () => ({ score: { weights: [1, 0, 0] } }) },
+  { name: "recency-only", note: "the most recently used first", patch: () => ({ score: { weights: [0, 1, 0] } }) },
+  { name: "importance-only", note: "the most important first", patch: () => ({ score: { weights: [0, 0, 1] } }) },
+  { name: "no-decay", note: "recency never fades", patch: () => ({ score: { decayRate: 1, kindDecay: everyKind(1) } }) },
   {
     name: "no-kind-decay",
-    description: "every kind decays at the base rate: facts age like episodes",
+    note: "facts and procedures age like episodes",
     patch: (base) => ({ score: { kindDecay: everyKind(base.score.decayRate) } }),
   },
-  { name: "no-touch", description: "retrieval does not refresh last access", patch: () => ({ touch: false }) },
-  { name: "no-write-back", description: "chat turns are not stored", patch: () => ({ writeBack: false }) },
-  { name: "pooled", description: "one ranking over every kind with the same score and total token budget", patch: pooledPatch },
+  { name: "no-touch", note: "retrieval does not keep what it returns fresh", patch: () => ({ touch: false }) },
+  { name: "no-write-back", note: "the conversation itself is not remembered", patch: () => ({ writeBack: false }) },
+  { name: "pooled", note: "one ranking over every kind, at the same score and the same total token budget", patch: pooledPatch },
   {
     name: "ga-code",
-    description: "the Generative Agents code: min-max normalised signals, weights relevance 3, recency 0.5, importance 2",
+    note: "the settings of the Generative Agents code",
     patch: () => ({ score: { normalise: "minmax", weights: [3, 0.5, 2] } }),
   },
-  { name: "bm25", description: "BM25 relevance instead of shared words", patch: () => ({ score: { relevance: "bm25" } }) },
+  { name: "bm25", note: "BM25 instead of shared words", patch: () => ({ score: { relevance: "bm25" } }) },
   {
     name: "relevance-only-bm25",
-    description: "BM25 relevance alone, weights [1, 0, 0]",
+    note: "BM25 relevance alone: the lexical retrieval baseline",
     patch: () => ({ score: { weights: [1, 0, 0], relevance: "bm25" } }),
   },
 ];

@@ -1,6 +1,8 @@
 import type { Experiment } from "../experiment/load.js";
+import { retrievalPolicySchema } from "../../memory/policy-schema.js";
+import { headlineMetrics } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
-import type { AskInfo, ExperimentResults, Manifest, ScenarioInfo, Trial } from "./types.js";
+import { type AskInfo, type ExperimentResults, type Manifest, RESULTS_FORMAT, type ScenarioInfo, type Trial } from "./types.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
@@ -37,16 +39,24 @@ function askInfo(spec: ScenarioSpec): AskInfo[] {
 export function buildResults(experiment: Experiment, trials: Trial[], manifest: Manifest): ExperimentResults {
   const { spec } = experiment;
   return {
-    format: "recollect-results/1",
+    format: RESULTS_FORMAT,
     experiment: {
       name: spec.name,
       file: experiment.file,
       description: spec.description.trim(),
       baseline: spec.baseline,
-      ablations: experiment.ablations.map((a) => ({ name: a.name, description: a.description })),
+      ablations: experiment.ablations.map((a) => ({
+        name: a.name,
+        description: a.description,
+        ...(a.note === undefined ? {} : { note: a.note }),
+        // Parsed so that keys come in the schema's order, as they do when the file is read back.
+        policy: retrievalPolicySchema.parse(a.policy),
+      })),
       seeds: spec.seeds,
       k: spec.k,
       matchSource: spec.matchSource,
+      cluster: spec.cluster,
+      headline: headlineMetrics(spec),
       scenarios: scenarioInfo(experiment),
       ...(experiment.importStats ? { importStats: experiment.importStats } : {}),
     },

@@ -4,7 +4,7 @@ import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
 import { validate } from "../files/load-yaml.js";
 import { storedResultsSchema } from "./schema.js";
-import { type ExperimentResults, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
+import { type ExperimentResults, RESULTS_FORMAT, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
 
 type StoredTrial = { scenario: string; ablation: string; seed: number } & (
   | { asks: Trial["asks"] }
@@ -65,6 +65,16 @@ export function parseResults(file: string, text: string): ExperimentResults {
     raw = JSON.parse(text);
   } catch (error) {
     throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run experiment\``);
+  }
+  const format = (raw as { format?: unknown } | null)?.format;
+  if (typeof format === "string" && format.startsWith("recollect-results/") && format !== RESULTS_FORMAT) {
+    const older = Number(format.split("/")[1]) < Number(RESULTS_FORMAT.split("/")[1]);
+    throw fileError(
+      file,
+      older
+        ? `was recorded in an older results format (${format}); re-record it with \`npm run check -- --update\``
+        : `was recorded by a newer recollect (${format}); update recollect to read it`,
+    );
   }
   const stored = validate(file, storedResultsSchema, raw);
   const askIds = new Map(stored.experiment.scenarios.map((s) => [s.name, s.asks.map((a) => a.id)]));

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { retrievalPolicySchema } from "../../memory/policy-schema.js";
+import { RESULTS_FORMAT } from "./types.js";
 
 /** results/<experiment>.json as stored on disk; see types.ts for what each field means. */
 
@@ -16,6 +18,9 @@ const detailSchema = z.object({
       imp: z.number(),
       total: z.number(),
       weights: z.tuple([z.number(), z.number(), z.number()]),
+      neighbours: z
+        .array(z.object({ id: z.string(), rank: z.number().int().positive(), rel: z.number(), rec: z.number(), imp: z.number(), total: z.number() }))
+        .optional(),
     }),
   ),
 });
@@ -61,16 +66,20 @@ const askInfoSchema = z.object({
 });
 
 export const storedResultsSchema = z.object({
-  format: z.literal("recollect-results/1"),
+  format: z.literal(RESULTS_FORMAT),
   experiment: z.object({
     name: z.string(),
     file: z.string(),
     description: z.string(),
     baseline: z.string(),
-    ablations: z.array(z.object({ name: z.string(), description: z.string() })),
+    ablations: z.array(
+      z.object({ name: z.string(), description: z.string(), note: z.string().optional(), policy: retrievalPolicySchema }),
+    ),
     seeds: z.array(z.number()),
     k: z.array(z.number()),
     matchSource: z.boolean(),
+    cluster: z.enum(["scenario", "ask", "none"]),
+    headline: z.array(z.string()),
     scenarios: z.array(
       z.object({
         name: z.string(),

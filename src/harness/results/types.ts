@@ -1,8 +1,16 @@
+import type { RetrievalPolicy } from "../../memory/types.js";
+
 /**
  * The shape of results/<experiment>.json. It is what the reporters read and what the regression
  * check compares, so everything here is plain, sorted, rounded data: the same run gives the same
  * bytes.
  */
+
+/**
+ * The results format. Version 2 added the ablations' policies, the statistics' unit and the
+ * headline metrics, and the neighbours of each gold memory in the detail.
+ */
+export const RESULTS_FORMAT = "recollect-results/2";
 
 /** Fields that describe the recording run rather than its outcome (a Node patch release changes no result); the check ignores them. */
 export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "node", "wallTimeMs"] as const;
@@ -24,6 +32,13 @@ export interface Manifest {
   wallTimeMs: number;
   /** Set only in the results of one shard of the grid (`--shard i/n`), which `merge` joins. */
   shard?: { index: number; count: number };
+}
+
+export interface AblationInfo {
+  name: string;
+  description: string;
+  note?: string;
+  policy: RetrievalPolicy;
 }
 
 export interface AskInfo {
@@ -51,12 +66,19 @@ export interface ExperimentInfo {
   file: string;
   description: string;
   baseline: string;
-  /** Ablation names in report order, the baseline first. */
-  ablations: { name: string; description: string }[];
+  /**
+   * Ablations in report order, the baseline first, each with the policy it ran. `description`
+   * is generated from the policy: the baseline's settings, or what the others change.
+   */
+  ablations: AblationInfo[];
   seeds: number[];
   k: number[];
   /** Whether a memory whose `source` is a gold id counts as that gold memory. */
   matchSource: boolean;
+  /** The independent units of the statistics (see the experiment file's `cluster`). */
+  cluster: "scenario" | "ask" | "none";
+  /** The metrics the findings and main tables report. */
+  headline: string[];
   scenarios: ScenarioInfo[];
   /** Dataset import figures (counts, dropped evidence ids), when scenarios came from a dataset. */
   importStats?: Record<string, unknown>;
@@ -73,6 +95,23 @@ export interface GoldDetail {
   total: number;
   /** The weights [rel, rec, imp] of the section that ranked it, so contributions can be compared. */
   weights: [number, number, number];
+  /**
+   * The memories ranked just above and just below it in its section (NEIGHBOURS on each side),
+   * with their signals: the ones an ablation can make overtake it, or that it can overtake.
+   */
+  neighbours?: NeighbourDetail[];
+}
+
+/** How many memories above and below a gold memory its detail records. */
+export const NEIGHBOURS = 2;
+
+export interface NeighbourDetail {
+  id: string;
+  rank: number;
+  rel: number;
+  rec: number;
+  imp: number;
+  total: number;
 }
 
 export interface AskDetail {
@@ -105,7 +144,7 @@ export interface Trial {
 }
 
 export interface ExperimentResults {
-  format: "recollect-results/1";
+  format: typeof RESULTS_FORMAT;
   experiment: ExperimentInfo;
   manifest: Manifest;
   /** Sorted by scenario, then ablation (in experiment order), then seed. */

@@ -2,7 +2,7 @@ import { openStore, retrieve, writeBack } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
-import type { AskResult, GoldDetail, Trial } from "../results/types.js";
+import { type AskResult, type GoldDetail, NEIGHBOURS, type NeighbourDetail, type Trial } from "../results/types.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { buildTimeline, SCENARIO_VECTOR_MODEL } from "../scenario/timeline.js";
 import { writeBackId } from "../scenario/validate.js";
@@ -111,6 +111,14 @@ function scoreAsk(
     const found = best.get(gold);
     return { gold, best: found && { ...found.memory, section: found.section } };
   });
+  const neighboursOf = (section: string, rank: number): NeighbourDetail[] => {
+    // `ranked` is in rank order, rank i + 1 at index i.
+    const ranked = block.sections.find((s) => s.name === section)!.ranked;
+    return ranked
+      .slice(Math.max(0, rank - 1 - NEIGHBOURS), rank + NEIGHBOURS)
+      .filter((r) => r.rank !== rank)
+      .map((r) => ({ id: r.id, rank: r.rank, rel: round(r.rel), rec: round(r.rec), imp: round(r.imp), total: round(r.total) }));
+  };
   const required = ask.required ?? ask.expect;
   const reached = required.filter((id) => keptSet.has(id) || reachedIds.has(id));
 
@@ -128,7 +136,16 @@ function scoreAsk(
       gold: golds.map(({ gold, best }): GoldDetail => {
         const weights = sectionWeights(input.policy, best?.section);
         return best
-          ? { id: gold, section: best.section, rel: round(best.rel), rec: round(best.rec), imp: round(best.imp), total: round(best.total), weights }
+          ? {
+              id: gold,
+              section: best.section,
+              rel: round(best.rel),
+              rec: round(best.rec),
+              imp: round(best.imp),
+              total: round(best.total),
+              weights,
+              neighbours: neighboursOf(best.section, best.rank),
+            }
           : { id: gold, section: null, rel: 0, rec: 0, imp: 0, total: 0, weights };
       }),
     };

@@ -1,11 +1,13 @@
-import { mean as sampleMean, quantileSorted } from "simple-statistics";
+import { mean as sampleMean, quantileSorted, sampleVariance } from "simple-statistics";
+import { clusterRobustMean, tCritical } from "./cluster-robust.js";
+import { type ClusteredValues, hasStructure, reduceToClusters, type Structure } from "./clusters.js";
 import { LARGE_SAMPLE, normalMeanInterval } from "./large-sample.js";
-import { toRng, type Seed } from "./rng.js";
+import { forkByData, toRng, type Seed } from "./rng.js";
 import { assertFiniteValues, assertOpenUnit, assertPositiveInteger } from "./validate.js";
 
-export interface BootstrapOptions {
+export interface BootstrapOptions extends Structure {
   seed: Seed;
-  /** Number of bootstrap resamples. */
+  /** Number of bootstrap resamples (independent values only). */
   resamples?: number;
   /** Two-sided coverage of the interval, e.g. 0.95. */
   level?: number;
@@ -19,28 +21,53 @@ export interface MeanInterval {
   n: number;
 }
 
+/** What a clustered interval adds: the units it was computed on and how much clustering cost. */
+export interface ClusteredInterval extends MeanInterval {
+  /** Distinct items (values of one item are averaged first). */
+  nItems: number;
+  /** Independent units of the inference: clusters, or items when there was one cluster or none declared. */
+  nClusters: number;
+  clusteredBy: "cluster" | "item";
+  /**
+   * Variance of the mean under clustering ÷ its variance if all n values were independent: how
+   * much a naive analysis of the (ask, seed) values would overstate the evidence. 1 when the
+   * values do not vary.
+   */
+  designEffect: number;
+  /** Standard error of the mean under clustering, and the degrees of freedom of its t interval. */
+  se: number;
+  df: number;
+}
+
 /**
- * Percentile bootstrap interval for the mean: resample the values with replacement, take the
- * mean of each resample, and report the (1 − level)/2 and (1 + level)/2 quantiles of those means.
- * Above LARGE_SAMPLE values the normal interval it converges to is used instead.
+ * An interval for the mean.
  *
- * An empty input gives `{ mean: 0, lo: 0, hi: 0, n: 0 }` rather than NaN: the harness scores a
- * query with no results as 0 and never drops it, so "no values" only arises for an empty slice
- * of a report, and a NaN there would poison sums and charts. Callers that must tell "no data"
- * from "mean 0" read `n`.
+ * Without `items` or `clusters`, the values are taken as independent: a percentile bootstrap
+ * (resample the values, report the (1 − level)/2 and (1 + level)/2 quantiles of the resampled
+ * means), replaced above LARGE_SAMPLE values by the normal interval it converges to.
+ *
+ * With them, the values of one item are averaged first and the mean is over items; its interval
+ * treats the clusters as the independent units: a cluster-robust t interval (see
+ * cluster-robust.ts), which stays valid with 8–10 clusters where a cluster bootstrap does not.
+ *
+ * Both kinds stay within the range of the values they are over (values, or item means), which
+ * matters for rare 0/1 outcomes. An empty input gives `{ mean: 0, lo: 0, hi: 0, n: 0 }` rather
+ * than NaN: the harness scores a query with no results as 0 and never drops it, so "no values"
+ * only arises for an empty slice of a report. Callers that must tell "no data" from "mean 0" read `n`.
  */
-export function bootstrapMeanCI(values: readonly number[], options: BootstrapOptions): MeanInterval {
+export function bootstrapMeanCI(values: readonly number[], options: BootstrapOptions): MeanInterval | ClusteredInterval {
   const { resamples = 2000, level = 0.95 } = options;
   assertFiniteValues("bootstrapMeanCI", "values", values);
   assertPositiveInteger("bootstrapMeanCI", "resamples", resamples);
   assertOpenUnit("bootstrapMeanCI", "level", level);
+  if (hasStructure(options)) return clusteredMeanInterval(reduceToClusters("bootstrapMeanCI", values, options), values, level);
 
   const n = values.length;
   if (n === 0) return { mean: 0, lo: 0, hi: 0, n: 0 };
   const mean = sampleMean(values);
   if (n > LARGE_SAMPLE) return { mean, ...normalMeanInterval(values, mean, level), n };
 
-  const rng = toRng(options.seed);
+  const rng = forkByData(toRng(options.seed), values);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
@@ -51,4 +78,33 @@ export function bootstrapMeanCI(values: readonly number[], options: BootstrapOpt
   const sorted = Array.from(means);
   const tail = (1 - level) / 2;
   return { mean, lo: quantileSorted(sorted, tail), hi: quantileSorted(sorted, 1 - tail), n };
+}
+
+/** The cluster-robust interval of the item-weighted mean of `data`, built from `values`. */
+export function clusteredMeanInterval(data: ClusteredValues, values: readonly number[], level: number): ClusteredInterval {
+  const units = { nItems: data.nItems, nClusters: data.nClusters, clusteredBy: data.clusteredBy };
+  if (data.nItems === 0) return { mean: 0, lo: 0, hi: 0, n: 0, ...units, designEffect: 1, se: 0, df: 1 };
+  const { mean, se, df } = clusterRobustMean(data);
+  const half = data.nClusters < 2 ? 0 : tCritical(level, df) * se;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const m of data.itemMeans) {
+    if (m < min) min = m;
+    if (m > max) max = m;
+  }
+  return {
+    mean,
+    lo: Math.max(min, mean - half),
+    hi: Math.min(max, mean + half),
+    n: data.nValues,
+    ...units,
+    designEffect: designEffect(se, values),
+    se,
+    df,
+  };
+}
+
+function designEffect(se: number, values: readonly number[]): number {
+  const independent = values.length < 2 ? 0 : sampleVariance(values as number[]) / values.length;
+  return independent === 0 ? 1 : (se * se) / independent;
 }

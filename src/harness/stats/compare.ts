@@ -1,74 +1,125 @@
 import { mean as sampleMean } from "simple-statistics";
-import { bootstrapMeanCI } from "./bootstrap.js";
+import { bootstrapMeanCI, clusteredMeanInterval } from "./bootstrap.js";
+import { clusterRobustP, minimumDetectableEffect } from "./cluster-robust.js";
+import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
 
 /** A per-pair difference smaller than this is a tie: scores are computed in floating point. */
 export const TIE_TOLERANCE = 1e-12;
 
-export interface CompareOptions {
+export interface CompareOptions extends Structure {
   seed: Seed;
-  /** Resamples for the bootstrap interval of the mean difference. */
+  /** Resamples for the bootstrap interval of the mean difference (independent pairs only). */
   bootstrapResamples?: number;
-  /** Resamples for the sign-flip test. */
+  /** Resamples for the sign-flip test, when it is not computed exactly. */
   testResamples?: number;
   level?: number;
 }
 
 export interface Comparison {
-  /** Number of pairs. */
+  /** Number of pairs (values on each side). */
   n: number;
   baselineMean: number;
   ablationMean: number;
-  /** Mean of (ablation − baseline) over the pairs, with its bootstrap interval. */
+  /** Mean of (ablation − baseline), with its interval. */
   meanDiff: number;
   lo: number;
   hi: number;
   /** Two-sided sign-flip p-value, not yet corrected for multiple comparisons. */
   p: number;
-  /** Pairs where the ablation scored higher than the baseline (by more than TIE_TOLERANCE). */
+  /** Units (items, or pairs when there are no items) where the ablation scored higher by more than TIE_TOLERANCE. */
   wins: number;
   ties: number;
   losses: number;
 }
 
+/** What a comparison over clustered items adds (see ClusteredInterval). */
+export interface ClusteredComparison extends Comparison {
+  nItems: number;
+  nClusters: number;
+  clusteredBy: "cluster" | "item";
+  designEffect: number;
+  se: number;
+  df: number;
+  /** Minimum detectable effect: the true |difference| this design detects with 80% power at α = 0.05. */
+  mde: number;
+}
+
 /**
  * Compares an ablation with the baseline over the same (ask, seed) pairs, position by position.
- * The interval and the test draw from independent forks of `seed`, so changing the number of
- * bootstrap resamples does not change the p-value and vice versa. Correct the p-values of a
- * family of comparisons together with `holm`.
+ *
+ * Without `items` or `clusters` the pairs are independent: a bootstrap interval of the mean
+ * difference and a sign-flip test over the pairs, drawn from independent forks of `seed` (so
+ * changing the number of bootstrap resamples does not change the p-value and vice versa).
+ *
+ * With them, each item's differences are averaged first (its seeds measure one ask), and the
+ * clusters are the units: the interval is cluster-robust (CR2, Bell–McCaffrey t) and the test is
+ * its t test, so the two agree (see clusterRobustP for the case of no variance at all).
+ * Wins, ties and losses then count items. The result adds the counts of items and clusters,
+ * the design effect and the minimum detectable effect.
+ *
+ * Correct the p-values of a family of comparisons together with `holm`.
  */
 export function compareToBaseline(
   baseline: readonly number[],
   ablation: readonly number[],
   options: CompareOptions,
-): Comparison {
+): Comparison | ClusteredComparison {
   const diffs = pairedDifferences(baseline, ablation);
+  const n = diffs.length;
   const rng = toRng(options.seed);
+  const means = {
+    baselineMean: n === 0 ? 0 : sampleMean(baseline as number[]),
+    ablationMean: n === 0 ? 0 : sampleMean(ablation as number[]),
+  };
+
+  if (hasStructure(options)) {
+    const data = reduceToClusters("compareToBaseline", diffs, options);
+    const interval = clusteredMeanInterval(data, diffs, options.level ?? 0.95);
+    const itemWeighted = (values: readonly number[]) => itemWeightedMean(reduceToClusters("compareToBaseline", values, options));
+    return {
+      n,
+      baselineMean: itemWeighted(baseline),
+      ablationMean: itemWeighted(ablation),
+      meanDiff: interval.mean,
+      lo: interval.lo,
+      hi: interval.hi,
+      p: clusterRobustP(data, interval),
+      ...winsTiesLosses(data.itemMeans),
+      nItems: interval.nItems,
+      nClusters: interval.nClusters,
+      clusteredBy: interval.clusteredBy,
+      designEffect: interval.designEffect,
+      se: interval.se,
+      df: interval.df,
+      mde: minimumDetectableEffect(interval.se, interval.df),
+    };
+  }
+
   const interval = bootstrapMeanCI(diffs, {
     seed: rng.fork("bootstrap"),
     resamples: options.bootstrapResamples,
     level: options.level,
   });
   const test = signFlipTest(diffs, { seed: rng.fork("sign-flip"), resamples: options.testResamples });
-
-  let wins = 0;
-  let losses = 0;
-  for (const d of diffs) {
-    if (d > TIE_TOLERANCE) wins++;
-    else if (d < -TIE_TOLERANCE) losses++;
-  }
-  const n = diffs.length;
   return {
     n,
-    baselineMean: n === 0 ? 0 : sampleMean(baseline),
-    ablationMean: n === 0 ? 0 : sampleMean(ablation),
+    ...means,
     meanDiff: interval.mean,
     lo: interval.lo,
     hi: interval.hi,
     p: test.p,
-    wins,
-    ties: n - wins - losses,
-    losses,
+    ...winsTiesLosses(diffs),
   };
+}
+
+function winsTiesLosses(diffs: ArrayLike<number>): { wins: number; ties: number; losses: number } {
+  let wins = 0;
+  let losses = 0;
+  for (let i = 0; i < diffs.length; i++) {
+    if (diffs[i] > TIE_TOLERANCE) wins++;
+    else if (diffs[i] < -TIE_TOLERANCE) losses++;
+  }
+  return { wins, ties: diffs.length - wins - losses, losses };
 }

@@ -1,4 +1,6 @@
 import { mean as sampleMean } from "simple-statistics";
+import { type ClusteredValues, hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { clusterRobustMean, clusterRobustP } from "./cluster-robust.js";
 import { holm } from "./holm.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -9,7 +11,7 @@ export interface LetteringSystem {
   scores: readonly number[];
 }
 
-export interface LetteringOptions {
+export interface LetteringOptions extends Structure {
   seed: Seed;
   resamples?: number;
   /** Family-wise error rate across all pairwise comparisons. */
@@ -29,9 +31,10 @@ export interface LetteredSystem {
 /**
  * Significance lettering in the style of ranx's comparison tables: each system gets a letter
  * (a, b, c … in input order) and lists the letters of the systems it is significantly better
- * than. Every pair of systems is compared with a paired sign-flip test, and the p-values of all
- * those comparisons are Holm-corrected together, so the whole table holds its error rate at
- * `alpha`, not each cell separately.
+ * than. Every pair of systems is compared with a paired test (a sign-flip test, or with `items`
+ * or `clusters` the cluster-robust test of compareToBaseline), and the p-values of all those
+ * comparisons are Holm-corrected together, so the whole table holds its error rate at `alpha`,
+ * not each cell separately.
  *
  * Each pair's test draws from a fork of `seed` named after the two systems, so a pair's p-value
  * does not depend on which other systems are in the table.
@@ -54,16 +57,18 @@ export function letterSystems(
   for (let i = 0; i < systems.length; i++) {
     for (let j = i + 1; j < systems.length; j++) {
       const diffs = pairedDifferences(systems[i].scores, systems[j].scores);
-      const { p } = signFlipTest(diffs, {
-        seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`),
-        resamples: options.resamples,
-      });
+      const p = hasStructure(options)
+        ? clusteredP(reduceToClusters("letterSystems", diffs, options))
+        : signFlipTest(diffs, { seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`), resamples: options.resamples }).p;
       pairs.push({ i, j, p });
     }
   }
   const adjusted = holm(pairs.map((pair) => pair.p));
 
-  const means = systems.map((system) => (system.scores.length === 0 ? 0 : sampleMean(system.scores)));
+  const means = systems.map((system) => {
+    if (hasStructure(options)) return itemWeightedMean(reduceToClusters("letterSystems", system.scores, options));
+    return system.scores.length === 0 ? 0 : sampleMean(system.scores);
+  });
   const beaten = systems.map(() => new Set<number>());
   pairs.forEach(({ i, j }, k) => {
     if (!(adjusted[k] < alpha) || means[i] === means[j]) return;
@@ -87,4 +92,8 @@ export function letterFor(index: number): string {
     label = String.fromCharCode(97 + ((k - 1) % 26)) + label;
   }
   return label;
+}
+
+function clusteredP(data: ClusteredValues): number {
+  return clusterRobustP(data, clusterRobustMean(data));
 }

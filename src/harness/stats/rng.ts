@@ -37,6 +37,18 @@ export function toRng(seed: Seed): Rng {
   return typeof seed === "number" ? createRng(seed) : seed;
 }
 
+/**
+ * A stream keyed by `values` as well as by `rng`'s seed: the same numbers draw the same stream,
+ * whichever comparison or ablation they belong to. Identical data thus get identical intervals
+ * and p-values, and a figure cannot change because another, unrelated one was added.
+ */
+export function forkByData(rng: Rng, values: ArrayLike<number>): Rng {
+  const words = new Uint32Array(Float64Array.from(values).buffer);
+  let text = "data";
+  for (let i = 0; i < words.length; i++) text += String.fromCharCode(words[i] & 0xffff, words[i] >>> 16);
+  return rng.fork(text);
+}
+
 /** A standard normal draw (Box–Muller), for synthetic data and noise. */
 export function sampleNormal(rng: Rng, mean = 0, sd = 1): number {
   // 1 - u keeps the argument of log in (0, 1], so the result is always finite.

@@ -1,8 +1,10 @@
 import { exactSignTestP, LARGE_SAMPLE, normalSignFlipP } from "./large-sample.js";
-import { toRng, type Seed } from "./rng.js";
+import { forkByData, toRng, type Seed } from "./rng.js";
 import { assertFiniteValues, assertPositiveInteger } from "./validate.js";
 
 const SIGN_BITS = 30;
+/** Up to this many non-zero differences, every one of the 2^n sign assignments is enumerated. */
+export const EXACT_SIGN_FLIP_MAX = 16;
 
 /** Per-pair differences `b[i] − a[i]`; the two arrays must describe the same pairs, in order. */
 export function pairedDifferences(a: readonly number[], b: readonly number[]): number[] {
@@ -34,11 +36,14 @@ export interface SignFlipResult {
  * difference is as likely to have come out with the opposite sign, so we flip signs at random
  * and count how often the flipped mean is at least as far from 0 as the observed one.
  *
- * The p-value counts the observed assignment as one of the draws, (b + 1) / (resamples + 1),
- * which keeps the test valid (never anti-conservative) and never reports p = 0.
- * No differences, or all-zero differences, give p = 1: there is no evidence of any effect.
- * When all non-zero differences have one size (0/1 metrics) the test's exact binomial form is
- * used; otherwise, above LARGE_SAMPLE non-zero differences, its normal limit.
+ * Up to EXACT_SIGN_FLIP_MAX non-zero differences every assignment is enumerated and p is exact
+ * (as with a few clusters, where it matters most). When all non-zero differences have one size
+ * (0/1 metrics) the test's exact binomial form is used; above LARGE_SAMPLE non-zero differences,
+ * its normal limit. Otherwise signs are drawn at random: the p-value counts the observed
+ * assignment as one of the draws, (b + 1) / (resamples + 1), which keeps the test valid (never
+ * anti-conservative) and never reports p = 0. The draws come from a stream keyed by the
+ * differences themselves, so the same differences give the same p under the same seed, whoever
+ * asks. No differences, or all-zero differences, give p = 1: there is no evidence of any effect.
  */
 export function signFlipTest(diffs: readonly number[], options: SignFlipOptions): SignFlipResult {
   const { resamples = 10_000 } = options;
@@ -69,12 +74,15 @@ export function signFlipTest(diffs: readonly number[], options: SignFlipOptions)
     const k = Math.round(Math.abs(sum) / size);
     return { meanDiff, p: exactSignTestP(moving.length, k, resamples), n };
   }
+  if (moving.length <= EXACT_SIGN_FLIP_MAX) {
+    return { meanDiff, p: enumeratedP(moving, observed - tolerance), n };
+  }
   if (moving.length > LARGE_SAMPLE) {
     let sumOfSquares = 0;
     for (const d of moving) sumOfSquares += d * d;
     return { meanDiff, p: normalSignFlipP(sum, sumOfSquares, resamples), n };
   }
-  const rng = toRng(options.seed);
+  const rng = forkByData(toRng(options.seed), moving);
   let atLeastAsExtreme = 0;
   for (let r = 0; r < resamples; r++) {
     let flipped = 0;
@@ -88,4 +96,24 @@ export function signFlipTest(diffs: readonly number[], options: SignFlipOptions)
     if (Math.abs(flipped) >= observed - tolerance) atLeastAsExtreme++;
   }
   return { meanDiff, p: (atLeastAsExtreme + 1) / (resamples + 1), n };
+}
+
+/**
+ * The exact p of the sign-flip test: the share of all 2^n sign assignments whose |sum| reaches
+ * `bar`. Assignments are visited in Gray-code order, so each one costs one addition.
+ */
+function enumeratedP(moving: Float64Array, bar: number): number {
+  const n = moving.length;
+  const signs = new Int8Array(n).fill(1);
+  let sum = 0;
+  for (const d of moving) sum += d;
+  let atLeastAsExtreme = Math.abs(sum) >= bar ? 1 : 0;
+  const total = 2 ** n;
+  for (let k = 1; k < total; k++) {
+    const bit = 31 - Math.clz32(k & -k);
+    signs[bit] = -signs[bit] as 1 | -1;
+    sum += 2 * signs[bit] * moving[bit];
+    if (Math.abs(sum) >= bar) atLeastAsExtreme++;
+  }
+  return atLeastAsExtreme / total;
 }

@@ -1,12 +1,20 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
-import { CHART_CONFIG } from "./theme.js";
+import { BASELINE_COLOR, CHART_CONFIG } from "./theme.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 /** Rows per ablation: the largest moves tell the story, and a 2-core box should not draw hundreds of bars. */
 export const BREAKDOWN_ROWS_PER_ABLATION = 6;
 
 const SIGNALS = ["rel", "rec", "imp"] as const;
+/** Okabe and Ito's blue, orange and bluish green: three colours that stay apart for every common colour-vision deficiency. */
+const SIGNAL_COLORS = ["#0072b2", "#e69f00", "#009e73"];
+/** Two panels a row, each with its own labels, fill 1,000 px. */
+const COLUMNS = 2;
+const PANEL_WIDTH = 170;
+const LABEL_LIMIT = 240;
+/** Separates a label's lines in the data; the axis splits on it. */
+const LINE_BREAK = " | ";
 
 /** How far a gold memory moved; falling out of (or into) the ranking counts as the largest move. */
 function moveSize(change: RankChange): number {
@@ -52,16 +60,18 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
   // Ask ids are unique within a scenario; name the scenario only when there is more than one.
   const manyScenarios = new Set(rows.map((r) => r.scenario)).size > 1;
   const ablations = summary.ablations.filter((a) => rows.some((r) => r.ablation === a));
-  const maxTotal = Math.max(
-    0,
-    ...rows.flatMap((r) =>
-      [r.baseline, r.variant].flatMap((s) => (s ? [s.total, contributionSum(s)] : [])),
-    ),
-  );
   const panels = ablations.map((ablation) => {
     const values: Record<string, string | number>[] = [];
+    // Each panel has its own x axis, so one ablation's large scores cannot flatten the others' bars.
+    const maxTotal = Math.max(
+      0,
+      ...rows
+        .filter((r) => r.ablation === ablation)
+        .flatMap((r) => [r.baseline, r.variant].flatMap((s) => (s ? [s.total, contributionSum(s)] : []))),
+    );
     for (const change of rows.filter((r) => r.ablation === ablation)) {
-      const memory = `${manyScenarios ? `${change.scenario}/` : ""}${change.ask} · ${change.gold}`;
+      // Two label lines, the ask and then the gold memory, so that long names need no truncation.
+      const memory = `${manyScenarios ? `${change.scenario}/` : ""}${change.ask}${LINE_BREAK}${change.gold}`;
       const versions = [
         { version: summary.baseline, rank: change.baselineRank, scores: change.baseline },
         { version: ablation, rank: change.ablationRank, scores: change.variant },
@@ -83,10 +93,16 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
       }
     }
     const memories = [...new Set(values.map((v) => String(v.memory)))];
-    const y = { field: "memory", type: "nominal", sort: memories, title: null, axis: { labelLimit: 360 } } as const;
+    const y = {
+      field: "memory",
+      type: "nominal",
+      sort: memories,
+      title: null,
+      axis: { labelLimit: LABEL_LIMIT, labelExpr: `split(datum.label, ${JSON.stringify(LINE_BREAK)})` },
+    } as const;
     const yOffset = { field: "version", type: "nominal", sort: [summary.baseline, ablation] } as const;
     const tooltip = [
-      { field: "memory", type: "nominal", title: "ask · gold" },
+      { field: "memory", type: "nominal", title: "ask | gold" },
       { field: "version", type: "nominal", title: "run" },
       { field: "rank", type: "nominal" },
       { field: "signal", type: "nominal" },
@@ -97,7 +113,7 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
     return {
       title: { text: `${summary.baseline} (upper bar) vs ${ablation} (lower bar)`, fontSize: 12, anchor: "start" },
       data: { values },
-      width: 380,
+      width: PANEL_WIDTH,
       height: { step: 14 },
       encoding: { y, yOffset },
       layer: [
@@ -108,15 +124,16 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
               field: "value",
               type: "quantitative",
               stack: "zero",
-              scale: { domain: [0, maxTotal * 1.25] },
-              title: "weighted contribution (stacked); tick = total score",
+              // Room right of the longest bar for its rank label.
+              scale: { domain: [0, maxTotal * 1.35], nice: false },
+              axis: { tickCount: 4 },
+              title: "weighted contribution",
             },
             color: {
               field: "signal",
               type: "nominal",
-              scale: { domain: [...SIGNALS], range: ["#4c78a8", "#f58518", "#54a24b"] },
+              scale: { domain: [...SIGNALS], range: SIGNAL_COLORS },
               title: "signal",
-              legend: { orient: "bottom" },
             },
             order: { field: "signalOrder", type: "quantitative" },
             tooltip,
@@ -124,7 +141,7 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
         },
         {
           transform: [{ filter: "datum.signal === 'rel'" }],
-          mark: { type: "tick", color: "black", thickness: 2, bandSize: 12 },
+          mark: { type: "tick", color: BASELINE_COLOR, thickness: 2, bandSize: 12 },
           encoding: { x: { field: "total", type: "quantitative" } },
         },
         {
@@ -142,10 +159,15 @@ export function breakdownChart(summary: ExperimentSummary): TopLevelSpec | null 
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: `${summary.experiment}: score breakdown of the gold memories that moved most`,
-      subtitle: "Stacked weighted contributions (weight × relevance, recency, importance); the black tick is the total that ranked it",
+      subtitle: [
+        "Stacked weighted contributions (weight × relevance, recency, importance); the black tick is the total that ranked it.",
+        "Each panel has its own x axis: compare bar lengths within a panel, and read the axis before comparing panels.",
+      ],
     },
     config: CHART_CONFIG,
-    vconcat: panels,
-    resolve: { scale: { y: "independent", yOffset: "independent", x: "shared", color: "shared" } },
+    concat: panels,
+    columns: COLUMNS,
+    spacing: { column: 20, row: 18 },
+    resolve: { scale: { y: "independent", yOffset: "independent", x: "independent", color: "shared" } },
   } as TopLevelSpec;
 }

@@ -1,11 +1,34 @@
 import type { TopLevelSpec } from "vega-lite";
-import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
 import { higherIsBetter } from "../../harness/metrics.js";
-import { CHART_CONFIG, ablationColor } from "./theme.js";
+import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { measureTextWidth } from "./text-measure.js";
+import { BASELINE_COLOR, CHART_CONFIG, MAX_CHART_WIDTH, ablationColor } from "./theme.js";
+
+/** Two panels a row, with the ablation names once on the left and the letters right of each panel. */
+const COLUMNS = 2;
+const MAX_PANEL_WIDTH = 290;
+const MIN_PANEL_WIDTH = 150;
+const ROW_STEP = 17;
+const COLUMN_SPACING = 16;
+/** Room right of each panel for the letters of the ablations a row beats. */
+const LETTERS_OFFSET = 8;
+const LETTERS_FONT_SIZE = 10;
+/** Padding, axis ticks, label padding and the axis domain around the panels, in pixels, with room to spare. */
+const FRAME = 60;
+
+/** The widest panels that keep the chart within MAX_CHART_WIDTH, given the text beside them. */
+function panelWidth(labels: readonly string[], letters: readonly string[]): number {
+  const axisFont = CHART_CONFIG.axis?.labelFontSize as number;
+  const labelLimit = CHART_CONFIG.axis?.labelLimit as number;
+  const labelWidth = Math.min(labelLimit, Math.max(0, ...labels.map((l) => measureTextWidth({ fontSize: axisFont }, l))));
+  const lettersWidth = Math.max(0, ...letters.map((l) => measureTextWidth({ fontSize: LETTERS_FONT_SIZE }, l)));
+  const free = MAX_CHART_WIDTH - FRAME - labelWidth - COLUMNS * (LETTERS_OFFSET + lettersWidth) - (COLUMNS - 1) * COLUMN_SPACING;
+  return Math.max(MIN_PANEL_WIDTH, Math.min(MAX_PANEL_WIDTH, Math.floor(free / COLUMNS)));
+}
 
 /**
  * The rate metrics a reader looks at first. All of them lie in [0, 1], so the panels share one
- * y scale; tokens and the other k values stay in the tables.
+ * x scale; tokens and the other k values stay in the tables.
  */
 export function keyMetrics(metrics: readonly string[]): string[] {
   const recallAny = metrics
@@ -32,65 +55,100 @@ function isReportable(row: MetricSummary): boolean {
   return row.value.n > 0 && Number.isFinite(row.value.mean);
 }
 
+/** A metric whose every ablation has the same mean and interval tells nothing a panel could show. */
+function isConstant(rows: readonly MetricSummary[]): boolean {
+  const first = rows[0];
+  return (
+    first !== undefined &&
+    rows.every((r) => r.value.mean === first.value.mean && r.value.lo === first.value.lo && r.value.hi === first.value.hi)
+  );
+}
+
+/**
+ * Means with their 95% intervals, one row per ablation and one panel per key metric. The
+ * letters right of each panel name the ablations that row beats significantly (ranx style), each
+ * in its own row, so they can never run into one another. Metrics that are the same for every
+ * ablation get no panel; the subtitle names them and their value.
+ */
 export function metricsChart(summary: ExperimentSummary): TopLevelSpec | null {
-  const metrics = keyMetrics(summary.metrics);
   const letters = ablationLetters(summary);
-  const label = (ablation: string) => `${letters.get(ablation) ?? "?"} · ${ablation}`;
-  const values = summary.rows
-    .filter((row) => row.group === "all" && metrics.includes(row.metric) && isReportable(row))
-    .map((row) => ({
-      metric: row.metric,
-      panel: panelTitle(row.metric),
+  const label = (ablation: string) =>
+    `${letters.get(ablation) ?? "?"} · ${ablation}${ablation === summary.baseline ? " (baseline)" : ""}`;
+  const rowsOf = (metric: string) =>
+    summary.rows.filter((row) => row.group === "all" && row.metric === metric && isReportable(row));
+  const candidates = keyMetrics(summary.metrics).filter((m) => rowsOf(m).length > 0);
+  const constant = candidates.filter((m) => isConstant(rowsOf(m)));
+  const shown = candidates.filter((m) => !constant.includes(m));
+  if (shown.length === 0) return null;
+
+  const values = shown.flatMap((metric) =>
+    rowsOf(metric).map((row) => ({
+      metric,
+      panel: panelTitle(metric),
       ablation: row.ablation,
       label: label(row.ablation),
       mean: row.value.mean,
       lo: row.value.lo,
       hi: row.value.hi,
       n: row.value.n,
-      beats: row.beats.length > 0 ? `> ${row.beats.join(",")}` : "",
+      beats: row.beats.length > 0 ? `> ${row.beats.join("")}` : "",
       vsBaseline: row.vsBaseline
         ? `${row.vsBaseline.diff.mean >= 0 ? "+" : ""}${row.vsBaseline.diff.mean.toFixed(3)} (p_holm ${row.vsBaseline.pHolm.toPrecision(2)})`
         : "baseline",
-    }));
-  if (values.length === 0) return null;
-  const shown = metrics.filter((m) => values.some((v) => v.metric === m));
-  const color = ablationColor(summary.ablations);
+    })),
+  );
+  const width = panelWidth(
+    summary.ablations.map(label),
+    values.map((v) => v.beats),
+  );
+  const dropped = constant.map((m) => `${m} is ${rowsOf(m)[0]!.value.mean.toFixed(3)} for every ablation (no panel)`);
+  const color = ablationColor(summary.ablations, summary.baseline);
+  const y = { field: "label", type: "nominal", sort: summary.ablations.map(label), title: null } as const;
+  // Padding keeps a point at 0 or 1 clear of the frame.
+  const x = {
+    type: "quantitative",
+    scale: { domain: [0, 1], nice: false, padding: 6 },
+    axis: { values: [0, 0.25, 0.5, 0.75, 1], format: ".2f" },
+    title: "mean and 95% interval",
+  } as const;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: `${summary.experiment}: key metrics per ablation`,
-      subtitle: "Mean over asks × seeds; bars are 95% bootstrap intervals; \"> b\" marks a significant win over b",
+      subtitle: [
+        `Mean with its 95% interval over ${summary.unit.label}; the dashed line is ${summary.baseline}, the baseline.`,
+        "\"> bc\": significantly better than ablations b and c (Holm-corrected; the baseline is compared in EVALUATION.md).",
+        ...dropped,
+      ],
     },
     config: CHART_CONFIG,
     data: { values },
-    facet: {
-      column: { field: "panel", type: "nominal", sort: shown.map(panelTitle), title: null, header: { labelFontWeight: "bold" } },
-    },
+    facet: { field: "panel", type: "nominal", sort: shown.map(panelTitle), title: null },
+    columns: COLUMNS,
+    spacing: { column: COLUMN_SPACING, row: 14 },
     spec: {
-      width: Math.max(120, 34 * summary.ablations.length),
-      height: 220,
-      encoding: {
-        x: {
-          field: "label",
-          type: "nominal",
-          sort: summary.ablations.map(label),
-          title: null,
-          axis: { labelAngle: -35 },
-        },
-      },
+      width,
+      height: { step: ROW_STEP },
       layer: [
         {
-          mark: { type: "rule", strokeWidth: 2 },
+          transform: [{ filter: { field: "ablation", equal: summary.baseline } }],
+          mark: { type: "rule", strokeDash: [4, 3], color: BASELINE_COLOR, opacity: 0.5 },
+          encoding: { x: { field: "mean", ...x } },
+        },
+        {
+          mark: { type: "rule", strokeWidth: 2.5 },
           encoding: {
-            y: { field: "lo", type: "quantitative", scale: { domain: [0, 1.1] }, title: "mean (95% interval)", axis: { values: [0, 0.2, 0.4, 0.6, 0.8, 1] } },
-            y2: { field: "hi" },
+            y,
+            x: { field: "lo", ...x },
+            x2: { field: "hi" },
             color: { field: "ablation", type: "nominal", scale: color, legend: null },
           },
         },
         {
-          mark: { type: "point", filled: true, size: 70 },
+          mark: { type: "point", filled: true, size: 60, opacity: 1 },
           encoding: {
-            y: { field: "mean", type: "quantitative" },
+            y,
+            x: { field: "mean", ...x },
             color: { field: "ablation", type: "nominal", scale: color, legend: null },
             tooltip: [
               { field: "ablation", type: "nominal" },
@@ -100,18 +158,16 @@ export function metricsChart(summary: ExperimentSummary): TopLevelSpec | null {
               { field: "hi", type: "quantitative", format: ".3f", title: "95% hi" },
               { field: "n", type: "quantitative", title: "ask × seed pairs" },
               { field: "vsBaseline", type: "nominal", title: "vs baseline" },
+              { field: "beats", type: "nominal", title: "beats" },
             ],
           },
         },
         {
-          mark: { type: "text", dy: -10, fontSize: 10, color: "#333" },
-          encoding: {
-            y: { field: "hi", type: "quantitative" },
-            text: { field: "beats", type: "nominal" },
-          },
+          mark: { type: "text", align: "left", baseline: "middle", fontSize: LETTERS_FONT_SIZE, color: "#222", x: width + LETTERS_OFFSET },
+          encoding: { y, text: { field: "beats", type: "nominal" } },
         },
       ],
     },
-    resolve: { scale: { y: "shared" } },
+    resolve: { scale: { x: "shared", y: "shared" }, axis: { x: "independent" } },
   } as TopLevelSpec;
 }

@@ -1,6 +1,11 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
-import { CHART_CONFIG, ablationColor } from "./theme.js";
+import { namedPanels } from "./text-measure.js";
+import { CHART_CONFIG, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
+
+/** Four panels a row, each square, fill 1,000 px with their axes. */
+const COLUMNS = 4;
+const PANEL_SIZE = 180;
 
 /** Up to this rank the axis shows every rank; beyond it a log scale keeps the top ranks apart. */
 const LINEAR_MAX_RANK = 20;
@@ -74,7 +79,7 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
   const axis = { values: ticks, labelExpr, grid: true, format: "d" };
   // Rotated so that every rank and "not ranked" keep their label instead of being thinned out.
   const xAxis = { ...axis, labelAngle: -40, labelOverlap: false };
-  const color = ablationColor(summary.ablations);
+  const color = ablationColor(summary.ablations, summary.baseline);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
@@ -83,10 +88,12 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
     },
     config: CHART_CONFIG,
     data: { values },
-    facet: { field: "ablation", type: "nominal", sort: ablations, columns: 3, title: null, header: { labelFontWeight: "bold" } },
+    facet: namedPanels("ablation", ablations, PANEL_SIZE, HEADER_FONT_SIZE),
+    columns: COLUMNS,
+    spacing: { column: 14, row: 12 },
     spec: {
-      width: 220,
-      height: 220,
+      width: PANEL_SIZE,
+      height: PANEL_SIZE,
       encoding: {
         x: { field: "baselineRank", type: "quantitative", scale, axis: xAxis, title: `rank under ${summary.baseline}` },
         y: { field: "ablationRank", type: "quantitative", scale, axis, title: "rank under ablation" },
@@ -98,7 +105,7 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
         },
         {
           transform: [{ filter: "datum.kind === 'point'" }],
-          mark: { type: "circle", opacity: 0.75, stroke: "white", strokeWidth: 0.5 },
+          mark: { type: "circle", opacity: 0.85, stroke: "white", strokeWidth: 0.5 },
           encoding: {
             color: { field: "ablation", type: "nominal", scale: color, legend: null },
             size: {
@@ -106,7 +113,7 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
               type: "quantitative",
               title: "gold memories",
               scale: { domain: [0, maxCount], range: [0, 400] },
-              legend: { orient: "bottom", values: sizeLegend, format: "d" },
+              legend: { values: sizeLegend, format: "d" },
             },
             tooltip: [
               { field: "ablation", type: "nominal" },

@@ -1,5 +1,5 @@
 import type { OutputFile, ReportContext, Reporter } from "../reporter.js";
-import { chartPath } from "../paths.js";
+import { CHARTS_DIR, chartDir, chartPath } from "../paths.js";
 import { experimentCharts } from "./experiment-charts.js";
 import { renderChart } from "./render.js";
 
@@ -9,6 +9,7 @@ import { renderChart } from "./render.js";
  */
 export const chartsReporter: Reporter = {
   name: "charts",
+  owns: (experiment) => (experiment === undefined ? CHARTS_DIR : chartDir(experiment)),
   async render(context: ReportContext): Promise<OutputFile[]> {
     const files: OutputFile[] = [];
     for (const [index, results] of context.results.entries()) {

@@ -1,20 +1,53 @@
 import type { Config } from "vega-lite";
 import { FONT_FAMILY } from "./fonts.js";
 
-/** Shared look of every chart: one font for all text, white background, readable sizes. */
+/** Panel headers of faceted charts; long names wrap to their panel's width at this size. */
+export const HEADER_FONT_SIZE = 12;
+
+/** Shared look of every chart: one font for all text, white background, readable sizes, legends on top. */
 export const CHART_CONFIG: Config = {
   font: FONT_FAMILY,
   background: "white",
   padding: 8,
-  title: { fontSize: 15, subtitleFontSize: 12, subtitleColor: "#444", anchor: "start", offset: 10 },
-  axis: { labelFontSize: 11, titleFontSize: 12, titlePadding: 8, labelLimit: 220 },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 220 },
-  header: { labelFontSize: 12, titleFontSize: 12 },
+  title: { fontSize: 15, subtitleFontSize: 11, subtitleColor: "#444", anchor: "start", offset: 10 },
+  axis: { labelFontSize: 11, titleFontSize: 11, titlePadding: 6, labelLimit: 220 },
+  legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 220, orient: "top", direction: "horizontal" },
+  header: { labelFontSize: HEADER_FONT_SIZE, titleFontSize: HEADER_FONT_SIZE, labelFontWeight: "bold" },
   view: { stroke: "#ddd" },
 };
 
-/** Ablation colours keyed by name in report order, so one ablation has one colour in every chart. */
-export function ablationColor(ablations: readonly string[]): { domain: string[]; scheme: string } {
-  // Ten colours repeat from the eleventh ablation on; twenty keep every ablation distinct.
-  return { domain: [...ablations], scheme: ablations.length <= 10 ? "tableau10" : "category20" };
+/**
+ * The widest a chart's SVG may be. PNGs are drawn at twice the SVG size, so a PNG is at most
+ * 2,000 px wide, and shown at 1,000 px its text keeps the size it has in the SVG.
+ */
+export const MAX_CHART_WIDTH = 1000;
+
+/** The baseline's colour in every chart: a neutral that no ablation has. */
+export const BASELINE_COLOR = "#252525";
+
+/**
+ * Tableau 10 (Tableau's 2016 palette, designed to stay apart under the common colour-vision
+ * deficiencies), in its published order. The ablations take them in report order.
+ */
+export const ABLATION_COLORS = [
+  "#4e79a7",
+  "#f28e2b",
+  "#e15759",
+  "#76b7b2",
+  "#59a14f",
+  "#edc948",
+  "#b07aa1",
+  "#ff9da7",
+  "#9c755f",
+  "#bab0ac",
+] as const;
+
+/**
+ * Ablation colours keyed by name in report order, so one ablation has one colour in every chart.
+ * From the eleventh ablation on, colours repeat; every chart also names the ablation in text.
+ */
+export function ablationColor(ablations: readonly string[], baseline: string): { domain: string[]; range: string[] } {
+  let next = 0;
+  const range = ablations.map((a) => (a === baseline ? BASELINE_COLOR : ABLATION_COLORS[next++ % ABLATION_COLORS.length]!));
+  return { domain: [...ablations], range };
 }

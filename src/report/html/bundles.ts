@@ -6,20 +6,17 @@ const require = createRequire(import.meta.url);
 
 export interface BrowserBundles {
   vega: string;
-  vegaLite: string;
 }
 
 let cached: BrowserBundles | undefined;
 
 /**
- * The minified UMD builds that the packages publish for browsers, found next to each package's
- * entry point (their `exports` maps do not expose the build folder). Inlining them keeps the
- * report working from file:// with no network; together they are under 1 MB.
+ * The minified UMD build that Vega publishes for browsers, found next to the package's entry
+ * point (its `exports` map does not expose the build folder). Inlining it keeps the report
+ * working from file:// with no network. Charts arrive compiled to Vega, so Vega-Lite's compiler
+ * stays out of the page.
  */
 export function browserBundles(): BrowserBundles {
-  cached ??= {
-    vega: readFileSync(join(dirname(require.resolve("vega")), "vega.min.js"), "utf8"),
-    vegaLite: readFileSync(join(dirname(require.resolve("vega-lite")), "vega-lite.min.js"), "utf8"),
-  };
+  cached ??= { vega: readFileSync(join(dirname(require.resolve("vega")), "vega.min.js"), "utf8") };
   return cached;
 }

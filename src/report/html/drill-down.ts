@@ -1,95 +1,116 @@
-import type { AskInfo, AskResult, ExperimentResults, GoldDetail } from "../../harness/results/types.js";
+import type { AskResult, ExperimentResults, GoldDetail } from "../../harness/results/types.js";
 import { resultsPath } from "../paths.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, htmlId, jsonForScript } from "./escape.js";
+import { markdownBlock } from "./markdown.js";
 
 /** Past this many asks an experiment is a benchmark import; the page shows the first ones and says so. */
 export const MAX_DRILL_DOWN_ASKS = 200;
 
-function idList(ids: readonly string[], marks: { gold: Set<string>; stale: Set<string> }): string {
-  if (ids.length === 0) return '<span class="none">none</span>';
-  return ids
-    .map((id) => {
-      const text = escapeHtml(id);
-      if (marks.stale.has(id)) return `<del class="stale" title="stale at this ask">${text}</del>`;
-      if (marks.gold.has(id)) return `<mark title="gold">${text}</mark>`;
-      return `<code>${text}</code>`;
-    })
-    .join(" ");
+/** A gold memory's score breakdown: id, section (null: not a candidate), rel, rec, imp, total. */
+type GoldRow = [string, string | null, number, number, number, number];
+
+/**
+ * What one ablation and seed did with one ask, compact: the page holds thousands of these and
+ * draws a table only when its ask is opened. 0 stands for "not recorded" (results without detail).
+ */
+export type DrillRow = [kept: string[] | 0, ranks: (number | null)[], gold: GoldRow[] | 0, coverage: number | null, leaked: string[]] | null;
+
+export interface DrillAsk {
+  id: string;
+  query: string;
+  category: string | null;
+  expect: string[];
+  required: string[];
+  stale: string[];
+  /** One row per (ablation, seed), ablation-major in the experiment's order; null: not run. */
+  rows: DrillRow[];
 }
 
-function breakdown(gold: GoldDetail): string {
-  const section = gold.section === null ? "not a candidate" : gold.section;
-  const n = (x: number) => x.toFixed(3);
-  return `<code>${escapeHtml(gold.id)}</code> <span class="section">${escapeHtml(section)}</span> rel ${n(gold.rel)} · rec ${n(gold.rec)} · imp ${n(gold.imp)} → <b>${n(gold.total)}</b>`;
+export interface DrillData {
+  ablations: string[];
+  baseline: string;
+  seeds: number[];
+  scenarios: { name: string; asks: DrillAsk[] }[];
 }
 
-function resultRow(ablation: string, seed: number, ask: AskInfo, result: AskResult | undefined): string {
-  const head = `<th scope="row">${escapeHtml(ablation)}</th><td>${seed}</td>`;
-  if (result === undefined) return `<tr>${head}<td colspan="5" class="none">not run</td></tr>`;
-  const marks = { gold: new Set(ask.expect), stale: new Set(result.leaked) };
-  const ranks = ask.expect
-    .map((id, i) => `<code>${escapeHtml(id)}</code> ${result.ranks[i] == null ? "–" : `#${result.ranks[i]}`}`)
-    .join("<br>");
-  const kept = result.detail ? idList(result.detail.kept, marks) : '<span class="none">not recorded</span>';
-  const scores = result.detail ? result.detail.gold.map(breakdown).join("<br>") : '<span class="none">not recorded</span>';
-  const coverage = result.coverage === null ? "–" : result.coverage.toFixed(2);
-  const leaked = result.leaked.length > 0 ? idList(result.leaked, marks) : '<span class="none">none</span>';
-  return `<tr>${head}<td class="ids">${kept}</td><td>${ranks || "–"}</td><td class="scores">${scores}</td><td>${coverage}</td><td>${leaked}</td></tr>`;
+/** Three decimals are what the page shows; more would only make it heavier. */
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+function goldRow(gold: GoldDetail): GoldRow {
+  return [gold.id, gold.section, round(gold.rel), round(gold.rec), round(gold.imp), round(gold.total)];
 }
 
-function askDetails(
-  results: ExperimentResults,
-  scenario: string,
-  ask: AskInfo,
-  lookup: Map<string, AskResult>,
-): string {
-  const facts = [
-    ["expected", idList(ask.expect, { gold: new Set(ask.expect), stale: new Set() })],
-    ["required", idList(ask.required, { gold: new Set(), stale: new Set() })],
-    ["stale", idList(ask.stale, { gold: new Set(), stale: new Set(ask.stale) })],
-  ]
-    .map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`)
-    .join("");
-  const rows: string[] = [];
-  for (const { name } of results.experiment.ablations) {
-    for (const seed of results.experiment.seeds) {
-      rows.push(resultRow(name, seed, ask, lookup.get(`${scenario}\u0000${name}\u0000${seed}\u0000${ask.id}`)));
-    }
-  }
-  const category = ask.category ? ` <span class="tag">${escapeHtml(ask.category)}</span>` : "";
-  return `<details class="ask"><summary><code>${escapeHtml(ask.id)}</code> ${escapeHtml(ask.query)}${category}</summary>
-<dl>${facts}</dl>
-<div class="table-wrap"><table class="drill"><thead><tr><th scope="col">ablation</th><th scope="col">seed</th><th scope="col">kept (block order)</th><th scope="col">gold ranks</th><th scope="col">gold score breakdown</th><th scope="col">coverage</th><th scope="col">leaked</th></tr></thead>
-<tbody>
-${rows.join("\n")}
-</tbody></table></div>
-</details>`;
+function drillRow(result: AskResult | undefined): DrillRow {
+  if (result === undefined) return null;
+  return [
+    result.detail ? result.detail.kept : 0,
+    result.ranks,
+    result.detail ? result.detail.gold.map(goldRow) : 0,
+    result.coverage,
+    result.leaked,
+  ];
 }
 
-/** One <details> per ask: the question, its gold ids, and what every ablation and seed did with it. */
-export function drillDowns(results: ExperimentResults): string {
+/** The asks the page shows, in scenario order, capped at MAX_DRILL_DOWN_ASKS. */
+export function drillData(results: ExperimentResults): DrillData {
   const lookup = new Map<string, AskResult>();
   for (const trial of results.trials) {
     for (const result of trial.asks) {
       lookup.set(`${trial.scenario}\u0000${trial.ablation}\u0000${trial.seed}\u0000${result.ask}`, result);
     }
   }
-  const total = results.experiment.scenarios.reduce((n, s) => n + s.asks.length, 0);
+  const { experiment } = results;
   let budget = MAX_DRILL_DOWN_ASKS;
-  const parts: string[] = [];
-  for (const scenario of results.experiment.scenarios) {
+  const scenarios: DrillData["scenarios"] = [];
+  for (const scenario of experiment.scenarios) {
     if (budget <= 0) break;
     const asks = scenario.asks.slice(0, budget);
     budget -= asks.length;
-    parts.push(
-      `<h4>Scenario <code>${escapeHtml(scenario.name)}</code></h4>\n<p class="legend">${escapeHtml(scenario.description)}</p>\n` +
-        asks.map((ask) => askDetails(results, scenario.name, ask, lookup)).join("\n"),
+    scenarios.push({
+      name: scenario.name,
+      asks: asks.map((ask) => ({
+        id: ask.id,
+        query: ask.query,
+        category: ask.category ?? null,
+        expect: ask.expect,
+        required: ask.required,
+        stale: ask.stale,
+        rows: experiment.ablations.flatMap(({ name }) =>
+          experiment.seeds.map((seed) => drillRow(lookup.get(`${scenario.name}\u0000${name}\u0000${seed}\u0000${ask.id}`))),
+        ),
+      })),
+    });
+  }
+  return { ablations: experiment.ablations.map((a) => a.name), baseline: experiment.baseline, seeds: experiment.seeds, scenarios };
+}
+
+/**
+ * The asks, grouped by scenario and then by ask, each a closed <details>. Opening an ask draws
+ * what every ablation and seed did with it from the experiment's JSON island; the filters hide
+ * scenarios, categories and ablations.
+ */
+export function drillDowns(results: ExperimentResults, index: number): string {
+  const data = drillData(results);
+  const descriptions = new Map(results.experiment.scenarios.map((s) => [s.name, s.description]));
+  const dataId = htmlId("asks", index);
+  const groups = data.scenarios.map((scenario, s) => {
+    const asks = scenario.asks.map((ask, a) => {
+      const category = ask.category ? ` <span class="tag">${escapeHtml(ask.category)}</span>` : "";
+      return `<details class="ask" data-category="${escapeHtml(ask.category ?? "")}" data-ask="${s}:${a}"><summary><code>${escapeHtml(ask.id)}</code> ${escapeHtml(ask.query)}${category}</summary></details>`;
+    });
+    const categories = [...new Set(scenario.asks.map((a) => a.category ?? ""))];
+    return `<details class="scenario" data-scenario="${escapeHtml(scenario.name)}" data-categories="${escapeHtml(JSON.stringify(categories))}"><summary>Scenario <code>${escapeHtml(scenario.name)}</code> <span class="count">${scenario.asks.length} ask${scenario.asks.length === 1 ? "" : "s"}</span></summary>
+<div class="description">${markdownBlock(descriptions.get(scenario.name) ?? "")}</div>
+${asks.join("\n")}
+</details>`;
+  });
+  const total = results.experiment.scenarios.reduce((n, s) => n + s.asks.length, 0);
+  const shown = data.scenarios.reduce((n, s) => n + s.asks.length, 0);
+  if (total > shown) {
+    groups.push(
+      `<p class="legend">Showing the first ${shown} of ${total} asks; every ask is in ${escapeHtml(resultsPath(results.experiment.name))}.</p>`,
     );
   }
-  if (total > MAX_DRILL_DOWN_ASKS) {
-    parts.push(
-      `<p class="legend">Showing the first ${MAX_DRILL_DOWN_ASKS} of ${total} asks; every ask is in ${escapeHtml(resultsPath(results.experiment.name))}.</p>`,
-    );
-  }
-  return parts.join("\n");
+  return `<div class="asks" data-asks="${dataId}">\n${groups.join("\n")}\n</div>
+<script type="application/json" id="${dataId}">${jsonForScript(data)}</script>`;
 }

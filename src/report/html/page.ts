@@ -1,11 +1,14 @@
+import { compile } from "vega-lite";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import type { ExperimentSummary } from "../../harness/summary-types.js";
 import type { ChartSpec } from "../charts/chart-spec.js";
 import { FONT_FAMILY } from "../charts/fonts.js";
+import type { Findings } from "../reporter.js";
 import type { BrowserBundles } from "./bundles.js";
 import { CLIENT_SCRIPT } from "./client-script.js";
 import { drillDowns } from "./drill-down.js";
 import { escapeHtml, htmlId, jsonForScript, scriptText } from "./escape.js";
+import { markdownBlock, markdownInline } from "./markdown.js";
 import { STYLE } from "./style.js";
 import { summaryTables } from "./summary-table.js";
 
@@ -18,9 +21,13 @@ export interface ExperimentPage {
 /** The PNGs carry DejaVu; a browser may not have it, so the page lets it fall back to a plain sans. */
 const PAGE_FONT = `${FONT_FAMILY}, Helvetica Neue, Arial, sans-serif`;
 
-function withPageFont(chart: ChartSpec): unknown {
+/**
+ * The chart as Vega, compiled here rather than in the browser: the page then needs only Vega's
+ * runtime, not Vega-Lite's compiler, which would weigh a quarter of a megabyte more.
+ */
+function vegaSpec(chart: ChartSpec): unknown {
   const spec = chart.spec as { config?: Record<string, unknown> };
-  return { ...spec, config: { ...spec.config, font: PAGE_FONT } };
+  return compile({ ...spec, config: { ...spec.config, font: PAGE_FONT } } as typeof chart.spec).spec;
 }
 
 function chartsSection(index: number, charts: ChartSpec[]): string {
@@ -31,44 +38,88 @@ function chartsSection(index: number, charts: ChartSpec[]): string {
       // The spec draws its own title; the label names the chart for screen readers.
       return `<figure class="chart-figure" aria-label="${escapeHtml(chart.title)}">
 <div class="chart" id="${id}" data-chart="${escapeHtml(chart.name)}" data-spec="${id}--spec"></div>
-<script type="application/json" id="${id}--spec">${jsonForScript(withPageFont(chart))}</script></figure>`;
+<script type="application/json" id="${id}--spec">${jsonForScript(vegaSpec(chart))}</script></figure>`;
     })
     .join("\n")}\n</div>`;
 }
 
+function options(values: readonly string[], all: string): string {
+  return [`<option value="">${escapeHtml(all)}</option>`, ...values.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`)].join("");
+}
+
+/** Selects that hide the rows, tables and asks of other ablations, scenarios and categories. */
+function filters(page: ExperimentPage): string {
+  const { experiment } = page.results;
+  const categories = [...new Set(experiment.scenarios.flatMap((s) => s.asks.flatMap((a) => (a.category ? [a.category] : []))))].sort();
+  const select = (name: string, label: string, values: readonly string[], all: string) =>
+    `<label>${label} <select data-filter="${name}">${options(values, all)}</select></label>`;
+  return `<form class="filters" aria-label="Filter ${escapeHtml(experiment.name)}">
+${select("ablation", "Ablation", experiment.ablations.map((a) => a.name), "every ablation")}
+${select("scenario", "Scenario", experiment.scenarios.map((s) => s.name), "every scenario")}
+${categories.length > 0 ? select("category", "Category", categories, "every category") : ""}
+<span class="legend">The baseline stays in view for comparison.</span>
+</form>`;
+}
+
+function ablationsTable(page: ExperimentPage): string {
+  const { experiment } = page.results;
+  const rows = experiment.ablations
+    .map((a) => {
+      const baseline = a.name === experiment.baseline;
+      const tag = baseline ? ' <span class="tag">baseline</span>' : "";
+      return `<tr data-ablation="${escapeHtml(a.name)}"${baseline ? ' data-baseline=""' : ""}><th scope="row"><code>${escapeHtml(a.name)}</code>${tag}</th><td>${markdownInline(a.description)}</td></tr>`;
+    })
+    .join("\n");
+  return `<div class="table-wrap"><table class="ablations"><thead><tr><th scope="col">ablation</th><th scope="col">what it changes</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>`;
+}
+
 function experimentSection(index: number, page: ExperimentPage): string {
   const { experiment } = page.results;
+  const asks = experiment.scenarios.reduce((n, s) => n + s.asks.length, 0);
   const facts: [string, string][] = [
     ["file", `<code>${escapeHtml(experiment.file)}</code>`],
     ["baseline", `<code>${escapeHtml(experiment.baseline)}</code>`],
-    [
-      "ablations",
-      experiment.ablations.map((a) => `<code title="${escapeHtml(a.description)}">${escapeHtml(a.name)}</code>`).join(", "),
-    ],
     ["seeds", escapeHtml(experiment.seeds.join(", "))],
     ["k", escapeHtml(experiment.k.join(", "))],
-    ["scenarios", escapeHtml(experiment.scenarios.map((s) => `${s.name} (${s.asks.length} asks)`).join(", "))],
+    ["scenarios", `${experiment.scenarios.length} scenarios, ${asks} asks`],
   ];
   return `<section class="experiment" id="${htmlId("experiment", experiment.name)}">
 <h2>${escapeHtml(experiment.name)}</h2>
-<p>${escapeHtml(experiment.description)}</p>
+<div class="description">${markdownBlock(experiment.description)}</div>
 <dl class="facts">${facts.map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")}</dl>
-<h3>Summary</h3>
+${filters(page)}
+<h3>Ablations</h3>
+${ablationsTable(page)}
+<h3>All metrics by ablation</h3>
 ${summaryTables(page.summary)}
 <h3>Charts</h3>
 <p class="legend">Hover a mark for its values.</p>
 ${chartsSection(index, page.charts)}
 <h3>Asks</h3>
-<p class="legend">Open an ask to see, for every ablation and seed, the ids that reached the block (gold <mark>marked</mark>, stale <del class="stale">struck</del>), the gold ranks and their score breakdown.</p>
-${drillDowns(page.results)}
+<p class="legend">Grouped by scenario. Open an ask to see, for every ablation and seed, the ids that reached the block (gold <mark>marked</mark>, stale <del class="stale">struck</del>), the gold ranks and their score breakdown.</p>
+${drillDowns(page.results, index)}
 </section>`;
 }
 
+/** The generated findings, the same sentences EVALUATION.md opens with; nothing when there are none. */
+function findingsBox(findings: Findings): string {
+  const withSentences = findings.filter((f) => f.sentences.length > 0);
+  if (withSentences.length === 0) return "";
+  const parts = withSentences.map(
+    (f) =>
+      `<h3>${escapeHtml(f.experiment)}</h3>\n<ul>${f.sentences.map((s) => `<li>${markdownInline(s)}</li>`).join("")}</ul>`,
+  );
+  return `<section class="findings" aria-labelledby="findings-title"><h2 id="findings-title">Findings</h2>\n${parts.join("\n")}\n</section>`;
+}
+
 /**
- * The whole report as one HTML document with the libraries inlined, so it opens from file://
- * with no network. It is a pure function of the results: no dates, no random ids.
+ * The whole report as one HTML document with Vega inlined, so it opens from file:// with no
+ * network. It is a pure function of the results: no dates, no random ids.
  */
-export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles): string {
+export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles, findings: Findings = []): string {
   const nav = pages
     .map((p) => `<li><a href="#${htmlId("experiment", p.results.experiment.name)}">${escapeHtml(p.results.experiment.name)}</a></li>`)
     .join("");
@@ -86,13 +137,13 @@ export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles): st
 </head>
 <body>
 <header class="page"><h1>recollect report</h1>
-<p class="legend">Generated from the recorded results; regenerate it with the report command rather than editing it.</p>
+<p class="legend">Generated from the recorded results by <code>npm run experiment</code>; do not edit it by hand.</p>
 <nav><ul>${nav}</ul></nav></header>
 <main>
+${findingsBox(findings)}
 ${body}
 </main>
 <script>${scriptText(bundles.vega)}</script>
-<script>${scriptText(bundles.vegaLite)}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>

@@ -1,11 +1,10 @@
-import type { OutputFile, ReportContext, Reporter } from "../reporter.js";
 import { experimentCharts } from "../charts/experiment-charts.js";
+import { HTML_REPORT_PATH } from "../paths.js";
+import type { OutputFile, ReportContext, Reporter } from "../reporter.js";
 import { browserBundles } from "./bundles.js";
 import { renderPage } from "./page.js";
 
-export const HTML_REPORT_PATH = "reports/index.html";
-
-/** One self-contained page for every experiment: tables, interactive charts and per-ask drill-downs. */
+/** One self-contained page for every experiment: findings, tables, interactive charts and per-ask drill-downs. */
 export const htmlReporter: Reporter = {
   name: "html",
   async render(context: ReportContext): Promise<OutputFile[]> {
@@ -14,6 +13,6 @@ export const htmlReporter: Reporter = {
       if (summary === undefined) throw new Error(`no summary for experiment "${results.experiment.name}"`);
       return { results, summary, charts: experimentCharts(results, summary) };
     });
-    return [{ path: HTML_REPORT_PATH, content: renderPage(pages, browserBundles()) }];
+    return [{ path: HTML_REPORT_PATH, content: renderPage(pages, browserBundles(), context.findings ?? []) }];
   },
 };

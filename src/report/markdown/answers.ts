@@ -101,7 +101,7 @@ function accuracy(results: AnswerResults): string[] {
   const rows = answerAccuracy(results);
   const models = results.manifest.models.map((m) => `${code(m.name)} (${m.digest === null ? "no digest" : code(m.digest)})`).join(", ");
   const lines = [
-    `Answers by ${models}, seeds ${results.seeds.join(", ")}; means over (scenario, ask, seed) with 95% bootstrap intervals.`,
+    `Answers by ${models}, seeds ${results.seeds.join(", ")}; means over asks (seeds averaged) with 95% intervals that treat the scenarios as the independent units.`,
     "",
     markdownTable(
       ["Condition", "Reflection", { header: "Asks", align: "right" }, "Keys matched [95% CI]", "Fully answered [95% CI]", { header: "Reflections", align: "right" }],

@@ -1,4 +1,7 @@
-import { CHART_NAMES, chartPath, type ChartName } from "../paths.js";
+import type { ExperimentResults } from "../../harness/results/types.js";
+import type { ExperimentSummary } from "../../harness/summary-types.js";
+import { experimentCharts } from "../charts/experiment-charts.js";
+import { chartPath, type ChartName } from "../paths.js";
 import { linkDestination } from "./escape.js";
 
 const CAPTIONS: Record<ChartName, string> = {
@@ -8,10 +11,9 @@ const CAPTIONS: Record<ChartName, string> = {
   breakdown: "Score breakdown of gold memories",
 };
 
-/** Links to the PNG charts the chart reporter renders for this experiment. */
-export function renderCharts(experiment: string): string {
-  return [
-    "### Charts",
-    ...CHART_NAMES.map((chart) => `![${CAPTIONS[chart]}](${linkDestination(chartPath(experiment, chart))})`),
-  ].join("\n\n");
+/** Links to the charts the chart reporter renders for this experiment, and to no other. */
+export function renderCharts(results: ExperimentResults, summary: ExperimentSummary): string {
+  const charts = experimentCharts(results, summary).map((chart) => chart.name);
+  if (charts.length === 0) return "";
+  return ["### Charts", ...charts.map((chart) => `![${CAPTIONS[chart]}](${linkDestination(chartPath(results.experiment.name, chart))})`)].join("\n\n");
 }

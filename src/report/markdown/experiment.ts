@@ -1,17 +1,14 @@
-import type { ScenarioSummaryOptions } from "../../harness/summary/by-scenario.js";
 import type { ReportContext } from "../reporter.js";
+import { appendixPath } from "../paths.js";
+import { ALL_GROUP } from "../../harness/summary.js";
 import { renderCharts } from "./charts.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
+import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
-import { renderManifest } from "./manifest.js";
-import { renderRankChanges } from "./rank-changes.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
-import { renderAblations, renderResults } from "./summary-tables.js";
-import { markdownTable } from "./table.js";
+import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
 
 export interface ExperimentRenderOptions {
-  /** Options of the per-scenario summaries behind "Which ablation loses where". */
-  scenarioSummaries?: ScenarioSummaryOptions;
   /** Extra sections appended to the experiment, in order. */
   sections?: readonly ExperimentSectionProvider[];
 }
@@ -23,37 +20,31 @@ export function renderExperimentIntro({ results }: ExperimentView): string {
     `## ${escapeMarkdown(experiment.name)}`,
     escapeProse(experiment.description.trim()),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
-      `Seeds: ${experiment.seeds.join(", ")}. k: ${experiment.k.join(", ")}. ` +
-      `Each mean is over ${asks * experiment.seeds.length} (scenario, ask, seed) pairs: ` +
-      `${experiment.scenarios.length} scenario(s), ${asks} ask(s), ${experiment.seeds.length} seed(s).`,
+      `${formatCount(experiment.scenarios.length)} scenario(s), ${formatCount(asks)} ask(s), seeds ${experiment.seeds.join(", ")}, k ${experiment.k.join(", ")}. ` +
+      `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`,
   ]
     .filter((part) => part !== "")
     .join("\n\n");
 }
 
-export function renderScenarios({ results }: ExperimentView): string {
-  return [
-    "### Scenarios",
-    markdownTable(
-      ["Scenario", { header: "Asks", align: "right" }, "Description"],
-      results.experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), escapeProse(s.description)]),
-    ),
-  ].join("\n\n");
-}
-
-/** One experiment's whole section of EVALUATION.md. */
+/** One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix. */
 export function renderExperiment(context: ReportContext, view: ExperimentView, options: ExperimentRenderOptions = {}): string {
   const { results, summary } = view;
+  const categories = summary.groups.filter((g) => g !== ALL_GROUP);
   const parts = [
     renderExperimentIntro(view),
     `### Ablations\n\n${renderAblations(results, summary)}`,
-    renderScenarios(view),
-    renderManifest(results),
-    renderResults(summary),
-    designedFailuresSection(context, view),
-    renderRankChanges(results, summary),
-    renderCharts(summary.experiment),
+    `### Headline results\n\n${renderHeadlineTable(summary)}`,
   ];
+  if (categories.length > 0) {
+    parts.push(
+      "### By category",
+      `Means per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
+        `Intervals and tests per category are in ${code(appendixPath(results.experiment.name))}.`,
+      ...summary.headline.map((metric) => `**${code(metric)}**\n\n${renderCategoryTable(summary, metric)}`),
+    );
+  }
+  parts.push(designedFailuresSection(context, view), renderCharts(results, summary));
   for (const provider of options.sections ?? []) parts.push(provider(context, view));
   return parts.filter((part) => part.trim() !== "").map((part) => part.trim()).join("\n\n");
 }

@@ -1,13 +1,15 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
-import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import type { DesignedFailure, ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
 import { resultsPath } from "../paths.js";
+import { claimCells } from "./designed-failures.js";
+import { verdict } from "./summary-tables.js";
 import { code, escapeMarkdown } from "./escape.js";
 import {
-  SIGNIFICANT_MARK,
   formatP,
   formatRank,
   formatSignedInterval,
+  formatUnits,
   formatWtl,
   metricDecimals,
 } from "./format.js";
@@ -15,65 +17,78 @@ import { EMPTY_CELL, formatNumber, markdownTable } from "./table.js";
 
 export interface FiguresInput {
   results: ExperimentResults;
-  /** The summary over all scenarios. */
   summary: ExperimentSummary;
-  /** The summary restricted to the marker's scenario, when it names one. */
-  scenarioSummary?: ExperimentSummary;
   ablation: string;
   metric: string;
+  /** The scenario whose designed failure the block quotes, when the marker names one. */
   scenario?: string;
+  /** That scenario's claim, as EVALUATION.md tests it; required with `scenario`. */
+  claim?: DesignedFailure;
 }
 
-/** The measured figures for one marker block of FAILURE_ANALYSIS.md. */
+/**
+ * The measured figures for one marker block of FAILURE_ANALYSIS.md. They are the very rows
+ * EVALUATION.md and the appendix show (the designed failure with the seed as the unit, and the
+ * comparison over all asks with its Holm family), so a comparison has one p-value and one
+ * verdict in every file.
+ */
 export function renderFigures(input: FiguresInput): string {
-  const { results, summary, ablation, metric, scenario } = input;
+  const { results, summary, ablation, metric, scenario, claim } = input;
   const baseline = summary.baseline;
-  const decimals = metricDecimals(metric);
-  const line = (label: string, s: ExperimentSummary) => {
-    const row = findRow(s, ablation, metric, ALL_GROUP);
-    const base = findRow(s, baseline, metric, ALL_GROUP);
-    const c = row.vsBaseline!;
-    return [
-      label,
-      String(c.diff.n),
-      mean(row, decimals),
-      mean(base, decimals),
-      formatSignedInterval(c.diff, decimals),
-      formatP(c.p),
-      formatP(c.pHolm),
-      formatWtl(c),
-      c.significant ? SIGNIFICANT_MARK : "",
-    ];
-  };
-  const rows = [
-    ...(scenario !== undefined && input.scenarioSummary !== undefined
-      ? [line(`scenario ${code(scenario)}`, input.scenarioSummary)]
-      : []),
-    line("all scenarios", summary),
-  ];
-  const parts = [
-    `Measured: ${code(ablation)} against the baseline ${code(baseline)} on ${code(metric)}, ` +
-      `from ${code(resultsPath(summary.experiment))} (seeds ${results.experiment.seeds.join(", ")}; ` +
-      "paired over (scenario, ask, seed); p from a sign-flip test, Holm-corrected across all " +
-      "(ablation, metric) comparisons over the same asks as the row).",
+  const d = metricDecimals(metric);
+  const parts: string[] = [];
+
+  if (claim !== undefined) {
+    parts.push(
+      `Designed failure (unit: seed, as in EVALUATION.md): ${code(ablation)} against ${code(baseline)} on ${code(metric)} in ` +
+        `${code(claim.scenario)}, each seed's asks averaged, over ${results.experiment.seeds.length} seeds; Holm family "designed failures".`,
+      markdownTable(
+        [
+          { header: "Seeds", align: "right" },
+          { header: `${escapeMarkdown(baseline)} (baseline)`, align: "right" },
+          { header: escapeMarkdown(ablation), align: "right" },
+          "\u0394 [95% CI]",
+          { header: "p", align: "right" },
+          { header: "p (Holm)", align: "right" },
+          { header: "W/T/L", align: "right" },
+          { header: "Loses?", align: "center" },
+        ],
+        [[String(claim.diff.nClusters), ...claimCells(claim)]],
+      ),
+    );
+  }
+
+  const row = findRow(summary, ablation, metric, ALL_GROUP);
+  const c = row.vsBaseline!;
+  parts.push(
+    `Over all asks of ${code(resultsPath(summary.experiment))} (unit: ${summary.unit.label}; ${formatUnits(summary.unit, c.diff)}` +
+      `${c.comparable ? `; Holm family "${escapeMarkdown(c.family)}"` : ""}):`,
     markdownTable(
       [
-        "Asks",
-        { header: "n", align: "right" },
         escapeMarkdown(ablation),
         `${escapeMarkdown(baseline)} (baseline)`,
         "\u0394 [95% CI]",
         { header: "p", align: "right" },
         { header: "p (Holm)", align: "right" },
-        { header: "W/T/L", align: "right" },
-        { header: "Sig.", align: "center" },
+        { header: "MDE", align: "right" },
+        "Verdict",
+        { header: "W/T/L asks", align: "right" },
       ],
-      rows,
+      [[
+        mean(row, d),
+        mean(findRow(summary, baseline, metric, ALL_GROUP), d),
+        c.comparable ? formatSignedInterval(c.diff, d) : "not comparable",
+        c.comparable ? formatP(c.p) : EMPTY_CELL,
+        c.comparable ? formatP(c.pHolm) : EMPTY_CELL,
+        c.mde === undefined || !c.comparable ? EMPTY_CELL : formatNumber(c.mde, d),
+        verdict(c) || "not significant",
+        formatWtl(c),
+      ]],
     ),
-  ];
+  );
 
   const changes = summary.rankChanges.filter(
-    (c) => c.ablation === ablation && (scenario === undefined || c.scenario === scenario),
+    (change) => change.ablation === ablation && (scenario === undefined || change.scenario === scenario),
   );
   const where = scenario === undefined ? "" : ` in ${code(scenario)}`;
   const detailed = results.trials.some(
@@ -88,8 +103,8 @@ export function renderFigures(input: FiguresInput): string {
     parts.push(`No gold memory changes its median rank under ${code(ablation)}${where}.`);
   } else {
     parts.push(
-      `Rank changes under ${code(ablation)}${where} (median rank over seeds; moved by = signal ` +
-        "contribution ablation \u2212 baseline; total score baseline \u2192 ablation):",
+      `Rank changes under ${code(ablation)}${where} (median rank over seeds; moved by = the signal that most changed the ` +
+        "margin to the memories that changed places with it; total score baseline \u2192 ablation, in one seed):",
       markdownTable(
         [
           ...(scenario === undefined ? ["Scenario"] : []),
@@ -100,14 +115,14 @@ export function renderFigures(input: FiguresInput): string {
           "Moved by",
           "Total",
         ],
-        changes.map((c) => [
-          ...(scenario === undefined ? [code(c.scenario)] : []),
-          code(c.ask),
-          code(c.gold),
-          formatRank(c.baselineRank),
-          formatRank(c.ablationRank),
-          escapeMarkdown(c.movedBy),
-          `${c.baseline === null ? EMPTY_CELL : formatNumber(c.baseline.total)} \u2192 ${c.variant === null ? EMPTY_CELL : formatNumber(c.variant.total)}`,
+        changes.map((change) => [
+          ...(scenario === undefined ? [code(change.scenario)] : []),
+          code(change.ask),
+          code(change.gold),
+          formatRank(change.baselineRank),
+          formatRank(change.ablationRank),
+          escapeMarkdown(change.movedBy),
+          `${change.baseline === null ? EMPTY_CELL : formatNumber(change.baseline.total)} \u2192 ${change.variant === null ? EMPTY_CELL : formatNumber(change.variant.total)}`,
         ]),
       ),
     );

@@ -1,5 +1,8 @@
-import type { Interval } from "../../harness/summary-types.js";
+import type { Interval, Unit } from "../../harness/summary-types.js";
 import { EMPTY_CELL, formatNumber } from "./table.js";
+
+/** What an interval is shown from: its mean and bounds, and how many values it is over. */
+type Shown = Pick<Interval, "mean" | "lo" | "hi" | "n">;
 
 /** Token counts are whole-ish numbers in the hundreds; every other metric lies in [0, 1]. */
 export function metricDecimals(metric: string): number {
@@ -7,7 +10,7 @@ export function metricDecimals(metric: string): number {
 }
 
 /** "0.812 [0.700, 0.910]"; an interval over no values is shown as empty, not as 0. */
-export function formatInterval(interval: Interval, decimals = 3): string {
+export function formatInterval(interval: Shown, decimals = 3): string {
   if (interval.n === 0) return EMPTY_CELL;
   return `${formatNumber(interval.mean, decimals)} [${formatNumber(interval.lo, decimals)}, ${formatNumber(interval.hi, decimals)}]`;
 }
@@ -18,7 +21,7 @@ export function formatSigned(value: number, decimals = 3): string {
   return text.startsWith("\u2212") || Number(text) === 0 ? text : `+${text}`;
 }
 
-export function formatSignedInterval(interval: Interval, decimals = 3): string {
+export function formatSignedInterval(interval: Shown, decimals = 3): string {
   if (interval.n === 0) return EMPTY_CELL;
   return `${formatSigned(interval.mean, decimals)} [${formatSigned(interval.lo, decimals)}, ${formatSigned(interval.hi, decimals)}]`;
 }
@@ -37,3 +40,19 @@ export function formatWtl(c: { wins: number; ties: number; losses: number }): st
 }
 
 export const SIGNIFICANT_MARK = "\u2713";
+
+/** "1,536" */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * The units an interval is over, as stated next to it: "16 asks in 8 scenario clusters",
+ * "1,536 independent asks", or "7,680 independent (ask, seed) values".
+ */
+export function formatUnits(unit: Unit, interval: Pick<Interval, "n" | "nItems" | "nClusters">): string {
+  if (unit.cluster === "none") return `${formatCount(interval.n)} independent (ask, seed) values`;
+  const asks = `${formatCount(interval.nItems)} ${interval.nItems === 1 ? "ask" : "asks"}`;
+  if (interval.nClusters === interval.nItems) return `${asks}, each its own unit`;
+  return `${asks} in ${formatCount(interval.nClusters)} scenario clusters`;
+}

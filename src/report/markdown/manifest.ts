@@ -15,7 +15,7 @@ export function renderManifest(results: ExperimentResults): string {
           .map((d) => `${escapeMarkdown(d.name)}: ${code(d.sha256)}${d.note === undefined ? "" : ` (${escapeMarkdown(d.note)})`}`)
           .join("; ");
   return [
-    "### Manifest",
+    "## Manifest",
     markdownTable(
       ["Field", "Value"],
       [

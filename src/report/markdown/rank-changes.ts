@@ -59,12 +59,13 @@ export function renderBreakdownTable(changes: readonly RankChange[]): string {
 
 export function renderRankChanges(results: ExperimentResults, summary: ExperimentSummary): string {
   const parts = [
-    "### Rank changes",
+    "## Rank changes",
     "Each gold memory whose median rank over seeds differs from the baseline's under some ablation " +
-      `("not ranked" is worse than any rank). "Moved by" names the signal whose contribution changed ` +
-      "most between the baseline and the ablation, signed ablation \u2212 baseline. The score breakdowns " +
-      `are from the first seed with recorded detail, the same seed on both sides; ${EMPTY_CELL} means the ` +
-      "memory was not a candidate (filtered or not current).",
+      `("not ranked" is worse than any rank). "Moved by" explains the move in one seed, the same on both sides: ` +
+      "the signal that most changed the score margin between the gold memory and the memories that changed places " +
+      "with it (e.g. \u201crec +0.10 (lot-a overtook it)\u201d: under the ablation, recency gave lot-a 0.10 more over " +
+      `the gold memory than under the baseline). The breakdowns are the gold memory's own signals in that seed; ${EMPTY_CELL} means ` +
+      "it was not a candidate (filtered or not current).",
   ];
   const byAsk = rankChangesByAsk(summary.rankChanges);
   if (byAsk.length === 0) {
@@ -79,7 +80,7 @@ export function renderRankChanges(results: ExperimentResults, summary: Experimen
   for (const { scenario, ask, changes } of byAsk) {
     const query = results.experiment.scenarios.find((s) => s.name === scenario)?.asks.find((a) => a.id === ask)?.query;
     parts.push(
-      `#### ${code(scenario)} / ${code(ask)}`,
+      `### ${code(scenario)} / ${code(ask)}`,
       ...(query === undefined ? [] : [`Query: \u201c${escapeMarkdown(query)}\u201d`]),
       renderRankTable(summary, changes),
       "Score breakdown (baseline \u2192 ablation):",

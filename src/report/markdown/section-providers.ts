@@ -12,26 +12,3 @@ export interface ExperimentView {
 
 /** Markdown appended at the end of one experiment's section; "" adds nothing. */
 export type ExperimentSectionProvider = (context: ReportContext, experiment: ExperimentView) => string;
-
-/*
- * Kept apart from the registry so that evaluation.ts can read the providers without importing
- * the registry, which imports evaluation.ts.
- */
-const documentProviders: SectionProvider[] = [];
-const experimentProviders: ExperimentSectionProvider[] = [];
-
-export function registerEvaluationSection(provider: SectionProvider): void {
-  if (!documentProviders.includes(provider)) documentProviders.push(provider);
-}
-
-export function registerExperimentSection(provider: ExperimentSectionProvider): void {
-  if (!experimentProviders.includes(provider)) experimentProviders.push(provider);
-}
-
-export function evaluationSections(): readonly SectionProvider[] {
-  return [...documentProviders];
-}
-
-export function experimentSections(): readonly ExperimentSectionProvider[] {
-  return [...experimentProviders];
-}

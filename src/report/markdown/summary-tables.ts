@@ -1,41 +1,96 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import { ALL_GROUP, findRow } from "../../harness/summary.js";
-import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { ALL_GROUP, familyName, findRow } from "../../harness/summary.js";
+import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
   SIGNIFICANT_MARK,
   formatInterval,
   formatP,
   formatSignedInterval,
+  formatUnits,
   formatWtl,
   metricDecimals,
 } from "./format.js";
-import { markdownTable } from "./table.js";
+import { EMPTY_CELL, formatNumber as formatValue, markdownTable } from "./table.js";
 
 /** An ablation's name as a table shows it, escaped, with the baseline marked. */
 export function ablationLabel(summary: ExperimentSummary, ablation: string): string {
   return ablation === summary.baseline ? `${escapeMarkdown(ablation)} (baseline)` : escapeMarkdown(ablation);
 }
 
-/** The ablations with their letters and descriptions, as the experiment file states them. */
+/**
+ * The baseline's settings, then what each other ablation changes and why it is run. A list, not a
+ * table: the settings are generated from the policies, so they are long and exact.
+ */
 export function renderAblations(results: ExperimentResults, summary: ExperimentSummary): string {
-  return markdownTable(
-    ["Letter", "Ablation", "Description"],
-    results.experiment.ablations.map((a) => [
-      findRow(summary, a.name, summary.metrics[0], ALL_GROUP).letter,
-      ablationLabel(summary, a.name),
-      escapeProse(a.description),
-    ]),
-  );
+  const why = (note: string | undefined) => (note === undefined ? "" : ` \u2014 ${escapeProse(note)}`);
+  return results.experiment.ablations
+    .map((a) =>
+      a.name === summary.baseline
+        ? `- ${code(a.name)} (baseline): ${escapeMarkdown(a.description)}${why(a.note)}`
+        : `- ${code(a.name)}: ${escapeMarkdown(a.description)}${why(a.note)}`,
+    )
+    .join("\n");
 }
 
-/** "mean [lo, hi]" with the letters of the ablations this one beats as a superscript. */
-export function letteredCell(row: MetricSummary): string {
-  const interval = formatInterval(row.value, metricDecimals(row.metric));
-  return row.beats.length === 0 ? interval : `${interval}<sup>${row.beats.join(" ")}</sup>`;
+/** The verdict of one comparison: significant, identical, could not detect, or not comparable. */
+export function verdict(c: Comparison): string {
+  if (!c.comparable) return "not comparable";
+  if (c.significant) return SIGNIFICANT_MARK;
+  if (identical(c)) return "identical";
+  return c.mde !== undefined && Math.abs(c.diff.mean) < c.mde ? "could not detect" : "";
 }
 
-/** Rows = ablations (with their letter), columns = metrics. */
+/** The same value on every unit: no difference to detect or to miss. */
+export function identical(c: Comparison): boolean {
+  return c.wins === 0 && c.losses === 0;
+}
+
+function comparisonCells(c: Comparison | undefined, metric: string): string[] {
+  if (c === undefined) return ["(baseline)", "", "", ""];
+  if (!c.comparable) return ["not comparable", EMPTY_CELL, EMPTY_CELL, EMPTY_CELL];
+  const d = metricDecimals(metric);
+  return [
+    formatSignedInterval(c.diff, d),
+    formatP(c.pHolm),
+    c.mde === undefined ? EMPTY_CELL : formatValue(c.mde, d),
+    verdict(c),
+  ];
+}
+
+/**
+ * The experiment's headline metrics in one table: each ablation's mean with its interval, its
+ * difference from the baseline with its interval, Holm-adjusted p, minimum detectable effect and
+ * verdict. The caption states the units and the Holm family.
+ */
+export function renderHeadlineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
+  const blocks = summary.headline.map((metric) => {
+    const rows = summary.ablations.map((ablation) => {
+      const row = findRow(summary, ablation, metric, group);
+      return [ablationLabel(summary, ablation), formatInterval(row.value, metricDecimals(metric)), ...comparisonCells(row.vsBaseline, metric)];
+    });
+    const base = findRow(summary, summary.baseline, metric, group).value;
+    const family = summary.families.find((f) => f.name === familyName(group, true));
+    return [
+      `**${code(metric)}** (${higherLower(metric)}; 95% CIs over ${formatUnits(summary.unit, base)}` +
+        `${family ? `; Holm family "${escapeMarkdown(family.name)}", ${family.size} comparisons` : ""}):`,
+      markdownTable(
+        [
+          "Ablation",
+          "Mean [95% CI]",
+          `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
+          { header: "p (Holm)", align: "right" },
+          { header: "MDE", align: "right" },
+          "Verdict",
+        ],
+        rows,
+      ),
+    ].join("\n\n");
+  });
+  return blocks.join("\n\n");
+}
+
+/** Every metric for every ablation, with the letters of the ablations each one beats (appendix). */
 export function renderSummaryTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
   return markdownTable(
     ["Letter", "Ablation", ...summary.metrics],
@@ -47,22 +102,30 @@ export function renderSummaryTable(summary: ExperimentSummary, group: string = A
   );
 }
 
-/** Each (ablation, metric) against the baseline: paired Δ, p before and after Holm, W/T/L. */
+/** "mean [lo, hi]" with the letters of the ablations this one beats as a superscript. */
+export function letteredCell(row: MetricSummary): string {
+  const interval = formatInterval(row.value, metricDecimals(row.metric));
+  return row.beats.length === 0 ? interval : `${interval}<sup>${row.beats.join(" ")}</sup>`;
+}
+
+/** Each (ablation, metric) against the baseline, with its Holm family (appendix). */
 export function renderVsBaselineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
   const rows = summary.ablations
     .filter((ablation) => ablation !== summary.baseline)
     .flatMap((ablation) =>
       summary.metrics.map((metric) => {
-        const row = findRow(summary, ablation, metric, group);
-        const c = row.vsBaseline!;
+        const c = findRow(summary, ablation, metric, group).vsBaseline!;
+        const d = metricDecimals(metric);
         return [
           escapeMarkdown(ablation),
           metric,
-          formatSignedInterval(c.diff, metricDecimals(metric)),
-          formatP(c.p),
-          formatP(c.pHolm),
-          c.significant ? SIGNIFICANT_MARK : "",
+          c.comparable ? formatSignedInterval(c.diff, d) : "not comparable",
+          c.comparable ? formatP(c.p) : EMPTY_CELL,
+          c.comparable ? formatP(c.pHolm) : EMPTY_CELL,
+          c.mde === undefined || !c.comparable ? EMPTY_CELL : formatValue(c.mde, d),
+          verdict(c),
           formatWtl(c),
+          c.comparable ? escapeMarkdown(c.family) : EMPTY_CELL,
         ];
       }),
     );
@@ -73,52 +136,36 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
       `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
       { header: "p", align: "right" },
       { header: "p (Holm)", align: "right" },
-      { header: "Sig.", align: "center" },
+      { header: "MDE", align: "right" },
+      "Verdict",
       { header: "W/T/L", align: "right" },
+      "Holm family",
     ],
     rows,
   );
 }
 
-/** One metric by category: rows = categories, columns = ablations, with n and letters. */
+/** The headline metrics by category: rows = categories, columns = ablations. */
 export function renderCategoryTable(summary: ExperimentSummary, metric: string): string {
   const categories = summary.groups.filter((g) => g !== ALL_GROUP);
   return markdownTable(
-    ["Category", { header: "n", align: "right" }, ...summary.ablations.map((a) => `${findRow(summary, a, metric, ALL_GROUP).letter} ${ablationLabel(summary, a)}`)],
+    [
+      "Category",
+      { header: "Asks", align: "right" },
+      ...summary.ablations.map((a) => ablationLabel(summary, a)),
+    ],
     [...categories, ALL_GROUP].map((group) => [
       group === ALL_GROUP ? "all asks" : escapeMarkdown(group),
-      String(findRow(summary, summary.baseline, metric, group).value.n),
-      ...summary.ablations.map((a) => letteredCell(findRow(summary, a, metric, group))),
+      String(findRow(summary, summary.baseline, metric, group).value.nItems),
+      ...summary.ablations.map((a) => {
+        const row = findRow(summary, a, metric, group);
+        const mean = formatValue(row.value.mean, metricDecimals(metric));
+        return row.vsBaseline?.significant ? `${mean} ${SIGNIFICANT_MARK}` : mean;
+      }),
     ]),
   );
 }
 
-/** The headline metrics for the by-category view: recall at the largest k and MRR. */
-export function categoryMetrics(summary: ExperimentSummary): string[] {
-  const recall = summary.metrics.filter((m) => m.startsWith("recall_any@"));
-  return [recall[recall.length - 1], "mrr"].filter((m): m is string => m !== undefined && summary.metrics.includes(m));
-}
-
-/** The summary and vs-baseline tables of every group, and the by-category tables when there are categories. */
-export function renderResults(summary: ExperimentSummary): string {
-  const parts: string[] = [
-    "### Results: all asks",
-    renderSummaryTable(summary, ALL_GROUP),
-    `#### Versus the baseline (${code(summary.baseline)}), all asks`,
-    renderVsBaselineTable(summary, ALL_GROUP),
-  ];
-  const categories = summary.groups.filter((g) => g !== ALL_GROUP);
-  if (categories.length > 0) {
-    parts.push(
-      "### Results by category",
-      "Each category is its own table: letters and Holm corrections are computed within it.",
-    );
-    for (const metric of categoryMetrics(summary)) {
-      parts.push(`#### ${code(metric)} by category`, renderCategoryTable(summary, metric));
-    }
-    for (const category of categories) {
-      parts.push(`#### Category ${code(category)}`, renderSummaryTable(summary, category));
-    }
-  }
-  return parts.join("\n\n");
+function higherLower(metric: string): string {
+  return metric === "leakage" || metric === "tokens" ? "lower is better" : "higher is better";
 }

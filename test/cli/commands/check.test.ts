@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CliOutcome, runCli, useSandbox } from "../sandbox.js";
 
@@ -28,6 +28,10 @@ let stale: CliOutcome;
 let updated: CliOutcome;
 let clean: CliOutcome;
 let namedWithoutData: CliOutcome;
+let orphaned: CliOutcome;
+let brokenLink: CliOutcome;
+let orphanRemoved: CliOutcome;
+const ORPHAN = "reports/charts/tiny/recall-over-time.png";
 
 beforeAll(async () => {
   recorded = await runCli(["experiment", "experiments/tiny.yaml", "--workers", "1"], sandbox.dir);
@@ -36,6 +40,15 @@ beforeAll(async () => {
   updated = await runCli(["check", "--update", "--workers", "1"], sandbox.dir);
   clean = await runCli(["check", "--workers", "1"], sandbox.dir);
   namedWithoutData = await runCli(["experiment", "experiments/needs-locomo.yaml"], sandbox.dir);
+  // A chart that the results no longer produce, then a hand-written link to a chart that is absent.
+  sandbox.write(ORPHAN, "left by an earlier version");
+  orphaned = await runCli(["check", "--workers", "1"], sandbox.dir);
+  rmSync(sandbox.path(ORPHAN));
+  sandbox.write("README.md", "# tiny\n\n![metrics](reports/charts/tiny/metrics.png)\n\n![gone](reports/charts/tiny/missing.png)\n");
+  brokenLink = await runCli(["check", "--workers", "1"], sandbox.dir);
+  rmSync(sandbox.path("README.md"));
+  sandbox.write(ORPHAN, "left by an earlier version");
+  orphanRemoved = await runCli(["check", "--update", "--workers", "1"], sandbox.dir);
 });
 
 describe("recollect experiment naming a LoCoMo experiment without the data file", () => {
@@ -70,5 +83,24 @@ describe("recollect check", () => {
     expect(readFileSync(sandbox.path("EVALUATION.md"), "utf8")).not.toContain("edited by hand");
     expect(clean.code, clean.stdout).toBe(0);
     expect(clean.stdout).toContain("check: everything matches the recorded results");
+  });
+});
+
+describe("recollect check and the chart folder", () => {
+  it("fails on a chart that no current result produces, naming it", () => {
+    expect(orphaned.code).toBe(1);
+    expect(orphaned.stdout).toContain(`${ORPHAN} is an orphan: no current result produces it`);
+  });
+
+  it("fails on a markdown link to a chart that does not exist, and passes the links that resolve", () => {
+    expect(brokenLink.code).toBe(1);
+    expect(brokenLink.stdout).toContain("README.md links to reports/charts/tiny/missing.png, a chart that the current results do not produce");
+    expect(brokenLink.stdout).not.toContain("metrics.png, a chart");
+  });
+
+  it("removes the orphan with --update", () => {
+    expect(orphanRemoved.code, orphanRemoved.stdout).toBe(0);
+    expect(orphanRemoved.stdout).toContain(`removed ${ORPHAN}`);
+    expect(existsSync(sandbox.path(ORPHAN))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { describePolicy } from "../../../src/harness/policy/describe.js";
 import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
 import { loadExperiment } from "../../../src/harness/experiment/load.js";
@@ -65,9 +66,15 @@ describe("loadExperiment", () => {
     expect(experiment.ablations[0].policy).toEqual({ ...fullPolicy, touch: false });
     expect(experiment.ablations[2]).toEqual({
       name: "slow-decay",
-      description: "facts and episodes decay slowly",
+      // The description is generated from the patch, against the baseline: the base decay rate
+      // only reaches the working section, which is ordered by time, so nothing changes at all.
+      // The file's own description, which claims otherwise, is kept as the author's note.
+      description: "no change",
+      note: "facts and episodes decay slowly",
       policy: { ...fullPolicy, touch: false, score: { ...fullPolicy.score, decayRate: 0.999 } },
     });
+    expect(experiment.ablations[0].description).toBe(describePolicy(experiment.ablations[0].policy));
+    expect(experiment.ablations[1].description).toBe("touch off → on");
   });
 
   it("fills in the defaults: policy full, baseline full, no variation, k 1, 3 and 5, detail on", () => {

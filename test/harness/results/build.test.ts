@@ -35,7 +35,7 @@ describe("buildResults", () => {
   it("describes the experiment: ablations in report order (the baseline first), seeds, k and scenarios", () => {
     const trials: Trial[] = [{ scenario: "stream-example", ablation: "full", seed: 1, asks: [] }];
     const results = buildResults(experiment, trials, fixedManifest(experiment));
-    expect(results.format).toBe("recollect-results/1");
+    expect(results.format).toBe("recollect-results/2");
     expect(results.experiment).toMatchObject({
       name: "tiny",
       file: experiment.file,
@@ -45,7 +45,12 @@ describe("buildResults", () => {
       matchSource: false,
     });
     expect(results.experiment.ablations.map((a) => a.name)).toEqual(["full", "no-touch"]);
-    expect(results.experiment.ablations[1].description).toBe("retrieval does not refresh last access");
+    expect(results.experiment.ablations[1]).toMatchObject({
+      description: "touch on → off",
+      note: "retrieval does not keep what it returns fresh",
+      policy: { touch: false },
+    });
+    expect(results.experiment).toMatchObject({ cluster: "scenario", headline: ["recall_any@1", "coverage"] });
     expect(results.experiment.scenarios).toEqual(scenarioInfo(experiment));
     expect(results.trials).toBe(trials);
     expect("importStats" in results.experiment).toBe(false);

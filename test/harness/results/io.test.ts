@@ -44,7 +44,7 @@ describe("serialiseResults and parseResults", () => {
   it("end with a newline and parse as plain JSON", () => {
     const text = serialiseResults(withDetail);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(JSON.parse(text).format).toBe("recollect-results/1");
+    expect(JSON.parse(text).format).toBe("recollect-results/2");
   });
 });
 
@@ -105,7 +105,7 @@ describe("readResults", () => {
 
     it("JSON of another shape, at the path that is wrong", () => {
       const raw = JSON.parse(serialiseResults(withDetail));
-      raw.format = "recollect-results/0";
+      raw.format = "another-tool/1";
       const wrongFormat = temp.write("format.json", JSON.stringify(raw));
       expect(userError(() => readResults(wrongFormat)).message).toMatch(new RegExp(`^${escape(wrongFormat)}: at format: `));
 
@@ -113,6 +113,20 @@ describe("readResults", () => {
       delete missingField.manifest.experimentHash;
       const file = temp.write("manifest.json", JSON.stringify(missingField));
       expect(userError(() => readResults(file)).message).toMatch(new RegExp(`^${escape(file)}: at manifest\\.experimentHash: `));
+    });
+
+    it("a file of an older or a newer results format, saying what to do", () => {
+      const raw = JSON.parse(serialiseResults(withDetail));
+      raw.format = "recollect-results/1";
+      const older = temp.write("older.json", JSON.stringify(raw));
+      expect(userError(() => readResults(older)).message).toBe(
+        `${older}: was recorded in an older results format (recollect-results/1); re-record it with \`npm run check -- --update\``,
+      );
+      raw.format = "recollect-results/99";
+      const newer = temp.write("newer.json", JSON.stringify(raw));
+      expect(userError(() => readResults(newer)).message).toBe(
+        `${newer}: was recorded by a newer recollect (recollect-results/99); update recollect to read it`,
+      );
     });
 
     it("columns that do not hold one entry per ask", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanCI } from "../../../src/harness/stats/bootstrap.js";
-import { createRng } from "../../../src/harness/stats/rng.js";
+import { createRng, type Rng } from "../../../src/harness/stats/rng.js";
 import { normals } from "./synthetic.js";
 
 describe("bootstrapMeanCI", () => {
@@ -65,5 +65,55 @@ describe("bootstrapMeanCI", () => {
     const share = covered / trials;
     expect(share).toBeGreaterThanOrEqual(0.93);
     expect(share).toBeLessThanOrEqual(0.97);
+  });
+
+  it("reports the exact percentile of the resampled means", () => {
+    // A scripted stream makes the resamples known: of [1, 2, 3, 4], draw positions
+    // (0,0,0,0), (0,1,2,3), (3,3,3,3), (1,1,2,2) → means 1, 2.5, 4, 2.5 → sorted 1, 2.5, 2.5, 4.
+    // Quantiles interpolate linearly between order statistics (position (R − 1)·q): the 2.5%
+    // quantile sits 0.075 of the way from 1 to 2.5, the 97.5% one 0.925 of the way from 2.5 to 4.
+    const draws = [0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 1, 1, 2, 2];
+    const scripted: Rng = {
+      nextInt: () => draws.shift()!,
+      nextFloat: () => 0,
+      shuffle: (items) => items.slice(),
+      fork: () => scripted,
+    };
+    const { mean, lo, hi, n } = bootstrapMeanCI([1, 2, 3, 4], { seed: scripted, resamples: 4 });
+    expect({ mean, n }).toEqual({ mean: 2.5, n: 4 });
+    expect(lo).toBeCloseTo(1.1125, 12);
+    expect(hi).toBeCloseTo(3.8875, 12);
+  });
+
+  describe("with items and clusters", () => {
+    it("averages the seeds of an item first, so repeating an ask adds no evidence", () => {
+      // Three asks in three conversations, each measured identically under five seeds: the
+      // interval is the one of the three ask values alone, and the design effect is 5.
+      const asks = [0.2, 0.5, 0.9];
+      const values = asks.flatMap((v) => [v, v, v, v, v]);
+      const items = asks.flatMap((_, i) => [i, i, i, i, i]);
+      const repeated = bootstrapMeanCI(values, { seed: 1, items, clusters: items });
+      const once = bootstrapMeanCI(asks, { seed: 1, items: [0, 1, 2] });
+      expect(repeated).toMatchObject({ mean: once.mean, lo: once.lo, hi: once.hi, n: 15, nItems: 3, nClusters: 3 });
+      expect((repeated as { designEffect: number }).designEffect).toBeCloseTo(5 * (14 / 15) * (3 / 2), 9);
+    });
+
+    it("states the units it was computed on and does not depend on the seed", () => {
+      const values = [0, 1, 1, 0, 1, 1, 1, 0];
+      const structure = { items: [1, 2, 3, 4, 5, 6, 7, 8], clusters: ["a", "a", "b", "b", "c", "c", "d", "d"] };
+      const a = bootstrapMeanCI(values, { seed: 1, ...structure });
+      expect(a).toMatchObject({ n: 8, nItems: 8, nClusters: 4, clusteredBy: "cluster" });
+      expect(bootstrapMeanCI(values, { seed: 2, ...structure })).toEqual(a);
+      // Within the range of the item means, like every interval here.
+      expect(a.lo).toBeGreaterThanOrEqual(0);
+      expect(a.hi).toBeLessThanOrEqual(1);
+    });
+
+    it("is wider when the clusters disagree than when the same values are independent", () => {
+      const values = [0, 0, 0, 0, 1, 1, 1, 1];
+      const independent = bootstrapMeanCI(values, { seed: 1, items: [1, 2, 3, 4, 5, 6, 7, 8] });
+      const clustered = bootstrapMeanCI(values, { seed: 1, items: [1, 2, 3, 4, 5, 6, 7, 8], clusters: [1, 1, 1, 1, 2, 2, 2, 2] });
+      expect(clustered.hi - clustered.lo).toBeGreaterThan(independent.hi - independent.lo);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareToBaseline } from "../../../src/harness/stats/compare.js";
+import { type ClusteredComparison, compareToBaseline } from "../../../src/harness/stats/compare.js";
 import { createRng } from "../../../src/harness/stats/rng.js";
 import { normals, pairedScores } from "./synthetic.js";
 
@@ -101,5 +101,57 @@ describe("compareToBaseline", () => {
     }
     expect(detected / trials).toBeGreaterThanOrEqual(0.8);
     expect(detected / trials).toBeLessThanOrEqual(0.95);
+  });
+
+  describe("with items and clusters", () => {
+    // Two conversations × two asks × three seeds; the ablation gains on conversation x only.
+    const items = ["x1", "x1", "x1", "x2", "x2", "x2", "y1", "y1", "y1", "y2", "y2", "y2"];
+    const clusters = items.map((item) => item[0]);
+    const baseline = [0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1];
+    const ablation = [1, 1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1];
+
+    it("averages seeds per item, counts wins per item and states the units", () => {
+      const c = compareToBaseline(baseline, ablation, { seed: 1, items, clusters }) as ClusteredComparison;
+      expect(c).toMatchObject({ n: 12, nItems: 4, nClusters: 2, clusteredBy: "cluster", wins: 1, ties: 3, losses: 0 });
+      expect(c.meanDiff).toBeCloseTo(2 / 3 / 4, 12);
+      expect(c.baselineMean).toBeCloseTo(0.5, 12);
+      expect(c.ablationMean).toBeCloseTo(0.5 + 2 / 3 / 4, 12);
+      // Two clusters, one with no difference: with one degree of freedom, no evidence at all.
+      expect(c.p).toBeGreaterThan(0.3);
+      expect(c.mde).toBeGreaterThan(0);
+      expect(c.designEffect).toBeGreaterThan(0);
+    });
+
+    it("gives identical data identical intervals and p-values, whatever seed stream labels them", () => {
+      const root = createRng(3);
+      const a = compareToBaseline(baseline, ablation, { seed: root.fork("no-touch"), items, clusters });
+      const b = compareToBaseline(baseline, ablation, { seed: root.fork("pooled"), items, clusters });
+      expect(b).toEqual(a);
+    });
+
+    it("finds little evidence in a single differing cluster among eight (hand-computed t = 1 on 7 df)", () => {
+      // Eight clusters of ten; only the first differs, by 1 on every item. Mean m = 1/8; the
+      // residual totals are 10 − 10m = 70/8 once and −10/8 seven times, so the CR2 variance is
+      // ((70/8)² + 7·(10/8)²) / (7/8) / 80² = 1/64 and se = 1/8 = m: t = 1, and with equal sizes
+      // df = 7, so p = 2·(1 − T₇(1)) = 0.3506.
+      const labels = Array.from({ length: 80 }, (_, i) => Math.floor(i / 10));
+      const base = new Array<number>(80).fill(0);
+      const abl = labels.map((c) => (c === 0 ? 1 : 0));
+      const c = compareToBaseline(base, abl, { seed: 1, clusters: labels }) as ClusteredComparison;
+      expect(c.meanDiff).toBe(0.125);
+      expect(c.se).toBeCloseTo(0.125, 12);
+      expect(c.df).toBeCloseTo(7, 9);
+      expect(c.p).toBeCloseTo(0.350617, 5);
+      expect(c.lo).toBeLessThanOrEqual(0);
+    });
+
+    it("falls back to the exact sign-flip test when every cluster agrees exactly (no variance)", () => {
+      // Ten seeds, each the same loss of 1: t is undefined, and of 2^10 sign assignments only
+      // all-minus and all-plus reach |sum| 10, so p = 2/1024; never 0.
+      const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+      const c = compareToBaseline(seeds.map(() => 1), seeds.map(() => 0), { seed: 1, items: seeds, clusters: seeds });
+      expect(c.p).toBeCloseTo(2 / 1024, 15);
+      expect([c.lo, c.meanDiff, c.hi]).toEqual([-1, -1, -1]);
+    });
   });
 });

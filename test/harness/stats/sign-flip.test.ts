@@ -75,4 +75,27 @@ describe("signFlipTest", () => {
     expect(() => signFlipTest([1, Number.NaN], { seed: 1 })).toThrow(RangeError);
     expect(() => signFlipTest([1, 2], { seed: 1, resamples: 1.5 })).toThrow(RangeError);
   });
+
+  it("enumerates every sign assignment of a few differences, for an exact p", () => {
+    // [1, 2, 3, 4]: only ++++ and −−−− reach |sum| = 10, so p = 2/16.
+    expect(signFlipTest([1, 2, 3, 4], { seed: 1, resamples: 1 }).p).toBe(0.125);
+    // [1, 1, 2]: |sum| 4 is reached by +++ and −−− of 8 assignments; zeros do not count.
+    expect(signFlipTest([1, 0, 1, 2, 0], { seed: 1, resamples: 1 }).p).toBe(0.25);
+    // Sixteen differences are still enumerated: the all-plus pair of 65,536 assignments.
+    const sixteen = Array.from({ length: 16 }, (_, i) => 1 + i / 100);
+    expect(signFlipTest(sixteen, { seed: 1, resamples: 1 }).p).toBe(2 / 65_536);
+  });
+
+  it("gives p = 1/(resamples + 1) when no random assignment is as extreme as the observed one", () => {
+    // 40 distinct positive differences: only the all-plus assignment (1 in 2^40) reaches the
+    // observed sum, so no draw does and p counts the observed assignment alone.
+    const diffs = Array.from({ length: 40 }, (_, i) => 1 + i / 100);
+    expect(signFlipTest(diffs, { seed: 1, resamples: 999 }).p).toBe(1 / 1000);
+  });
+
+  it("draws the same p for the same differences, whatever labelled stream asked", () => {
+    const diffs = normals(createRng(9), 60, 0.2);
+    const root = createRng(5);
+    expect(signFlipTest(diffs, { seed: root }).p).toBe(signFlipTest(diffs, { seed: createRng(5) }).p);
+  });
 });

@@ -5,11 +5,18 @@ import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows } from "../../../src/report/
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { keyMetrics } from "../../../src/report/charts/metrics-chart.js";
 import { renderChart } from "../../../src/report/charts/render.js";
+import { ABLATION_COLORS, BASELINE_COLOR, ablationColor } from "../../../src/report/charts/theme.js";
 import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
 
-/** The inline data of a single-data-source chart spec. */
+interface WithData {
+  data?: { values: Record<string, unknown>[] };
+  vconcat?: WithData[];
+}
+
+/** The inline data of a chart spec, gathered from its parts when it concatenates several. */
 function dataOf(spec: unknown): Record<string, unknown>[] {
-  return (spec as { data: { values: Record<string, unknown>[] } }).data.values;
+  const { data, vconcat } = spec as WithData;
+  return [...(data?.values ?? []), ...(vconcat ?? []).flatMap(dataOf)];
 }
 
 describe("experimentCharts", () => {
@@ -48,10 +55,10 @@ describe("experimentCharts", () => {
     expect(names).toEqual(["metrics", "recall-over-time"]);
   });
 
-  it("skips recall over time when no scenario has a timeline of two or more asks", () => {
-    const single: ExperimentResults = structuredClone(results);
-    for (const scenario of single.experiment.scenarios) scenario.asks = scenario.asks.slice(0, 1);
-    expect(experimentCharts(single, summary).map((c) => c.name)).not.toContain("recall-over-time");
+  it("skips recall over time when no scenario asks at three or more moments", () => {
+    const two: ExperimentResults = structuredClone(results);
+    for (const scenario of two.experiment.scenarios) scenario.asks = scenario.asks.slice(0, 2);
+    expect(experimentCharts(two, summary).map((c) => c.name)).not.toContain("recall-over-time");
   });
 
   it("refuses a summary of another experiment", () => {
@@ -65,7 +72,39 @@ describe("experimentCharts", () => {
     const row = summary.rows.find((r) => r.metric === "mrr" && r.ablation === "no-decay" && r.group === "all")!;
     const plotted = values.find((v) => v.metric === "mrr" && v.ablation === "no-decay")!;
     expect(plotted).toMatchObject({ mean: row.value.mean, lo: row.value.lo, hi: row.value.hi, label: "c · no-decay" });
+    expect(values.find((v) => v.ablation === "full")!.label).toBe("a · full (baseline)");
     expect(values.find((v) => v.metric === "recall_any@1" && v.ablation === "full")!.beats).toBe("> b");
+  });
+
+  it("leaves out a panel whose metric is the same for every ablation, and says so", () => {
+    const flat = {
+      ...summary,
+      rows: summary.rows.map((r) => (r.metric === "leakage" ? { ...r, value: { ...r.value, mean: 0, lo: 0, hi: 0 } } : r)),
+    };
+    const chart = experimentCharts(results, flat).find((c) => c.name === "metrics")!;
+    expect(new Set(dataOf(chart.spec).map((v) => v.metric))).toEqual(new Set(["recall_any@1", "mrr", "coverage"]));
+    expect(JSON.stringify((chart.spec as { title: unknown }).title)).toContain("leakage is 0.000 for every ablation (no panel)");
+  });
+
+  it("draws the baseline in the neutral colour and the ablations in Tableau 10 order", async () => {
+    expect(ablationColor(["full", "relevance-only", "no-decay"], "full")).toEqual({
+      domain: ["full", "relevance-only", "no-decay"],
+      range: [BASELINE_COLOR, ABLATION_COLORS[0], ABLATION_COLORS[1]],
+    });
+    expect(ablationColor(["a", "base", "b"], "base").range).toEqual([ABLATION_COLORS[0], BASELINE_COLOR, ABLATION_COLORS[1]]);
+    const metrics = experimentCharts(results, summary).find((c) => c.name === "metrics")!;
+    const { svg } = await renderChart(metrics.spec);
+    const baselinePoints = svg.match(/<path aria-label="[^"]*label: a · full \(baseline\);[^"]*" role="graphics-symbol" aria-roledescription="point"[^>]*>/g)!;
+    expect(baselinePoints.length).toBeGreaterThan(0);
+    for (const point of baselinePoints) expect(point).toContain(`fill="${BASELINE_COLOR}"`);
+  });
+
+  it("gives each breakdown panel its own x axis, so one ablation's scores cannot flatten another's", () => {
+    const chart = experimentCharts(results, summary).find((c) => c.name === "breakdown")!;
+    const spec = chart.spec as { resolve: { scale: { x: string } }; concat: { layer: { encoding: { x?: { scale?: { domain: number[] } } } }[] }[] };
+    expect(spec.resolve.scale.x).toBe("independent");
+    const domains = spec.concat.map((panel) => panel.layer[0]!.encoding.x!.scale!.domain[1]);
+    expect(new Set(domains).size).toBe(domains.length);
   });
 
   it("picks recall at the smallest k among the key metrics", () => {
@@ -74,7 +113,7 @@ describe("experimentCharts", () => {
 
   it("draws recall over simulated time as the mean over seeds of the asks at each moment", () => {
     const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
-    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.ablation === "relevance-only");
+    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.series === "relevance-only");
     // The hand-made asks happen on days 1 to 6.
     expect(points.map((p) => p.day)).toEqual([1, 2, 3, 4, 5, 6]);
     // relevance-only, ask t2 (index 1): rank 1 + ((1 + seed) % 3) → 3 for seed 1, 1 for seed 2 → recall@1 = 0, 1.
@@ -83,15 +122,40 @@ describe("experimentCharts", () => {
     expect(points.slice(3).map((p) => p.recall)).toEqual([0, 0, 0]);
   });
 
-  it("gives asks at one moment one point, and leaves out scenarios whose asks all happen at once", () => {
+  it("gives asks at one moment one point, and leaves out scenarios whose asks happen at fewer than three moments", () => {
     const together: ExperimentResults = structuredClone(results);
     const [first, second] = together.experiment.scenarios;
-    first!.asks = first!.asks.map((a, i) => ({ ...a, hour: i < 2 ? 24 : 48 }));
-    second!.asks = second!.asks.map((a) => ({ ...a, hour: 100 }));
+    first!.asks = first!.asks.map((a, i) => ({ ...a, hour: i < 2 ? 24 : i < 4 ? 48 : 72 }));
+    second!.asks = second!.asks.map((a, i) => ({ ...a, hour: i === 0 ? 10 : 100 }));
     const chart = experimentCharts(together, summary).find((c) => c.name === "recall-over-time")!;
     const data = dataOf(chart.spec);
-    expect(data.filter((v) => v.scenario === first!.name && v.ablation === "full").map((p) => p.day)).toEqual([1, 2]);
+    expect(data.filter((v) => v.scenario === first!.name && v.panel === "no-decay" && v.series === "full").map((p) => p.day)).toEqual([1, 2, 3]);
     expect(data.some((v) => v.scenario === second!.name)).toBe(false);
+  });
+
+  it("gives each ablation its own panel, with the baseline drawn in every one", () => {
+    const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
+    const data = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline");
+    expect([...new Set(data.map((v) => v.panel))]).toEqual(["relevance-only", "no-decay"]);
+    for (const panel of ["relevance-only", "no-decay"]) {
+      expect(new Set(data.filter((v) => v.panel === panel).map((v) => v.series))).toEqual(new Set(["full", panel]));
+    }
+  });
+
+  it("draws a series of fewer than three points as points without a line", async () => {
+    const sparse: ExperimentResults = structuredClone(results);
+    // no-decay answers only the first two asks of the timeline: two points, no trend to draw.
+    for (const trial of sparse.trials.filter((t) => t.ablation === "no-decay" && t.scenario === "coffee-timeline")) {
+      trial.asks = trial.asks.slice(0, 2);
+    }
+    const chart = experimentCharts(sparse, summary).find((c) => c.name === "recall-over-time")!;
+    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.series === "no-decay");
+    expect(points.map((p) => p.points)).toEqual([2, 2]);
+    const { svg } = await renderChart(chart.spec);
+    // One line per panel for the baseline, one for each ablation series of three points or more:
+    // coffee-timeline's relevance-only and both of corrections' ablations, but not no-decay here.
+    const lines = [...svg.matchAll(/<g class="mark-line role-mark[^"]*"[^>]*>(.*?)<\/g>/g)].flatMap((m) => m[1]!.match(/<path/g) ?? []);
+    expect(lines).toHaveLength(4 + 3);
   });
 
   it("limits the breakdown to the largest moves per ablation, falling out of the ranking first", () => {

@@ -3,6 +3,7 @@
  * ablations, two seeds, gold ranks that move between ablations, and text that needs escaping.
  * Its summary is computed here with plain means so the tests do not depend on the statistics code.
  */
+import { builtInAblation } from "../../fixtures/synthetic-results.js";
 import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult, ExperimentResults, ScenarioInfo, Trial } from "../../../src/harness/results/types.js";
 import type { ExperimentSummary, MetricSummary, RankChange } from "../../../src/harness/summary-types.js";
@@ -76,16 +77,18 @@ export function handMadeResults(): ExperimentResults {
     }
   }
   return {
-    format: "recollect-results/1",
+    format: "recollect-results/2",
     experiment: {
       name: "timeline-demo",
       file: "experiments/timeline-demo.yaml",
       description: "Does recency help on a timeline? <a test of escaping>",
       baseline: "full",
-      ablations: ABLATIONS.map((name) => ({ name, description: `the ${name} ablation` })),
+      ablations: ABLATIONS.map(builtInAblation),
       seeds: SEEDS,
       k: K,
       matchSource: false,
+      cluster: "scenario",
+      headline: ["recall_any@1", "coverage"],
       scenarios,
     },
     manifest: {
@@ -133,15 +136,17 @@ export function handMadeSummary(results: ExperimentResults): ExperimentSummary {
           metric,
           ablation,
           group,
-          value: { mean: m, lo: Math.max(0, m - 0.1), hi: m + 0.1, n: values.length },
+          value: { mean: m, lo: Math.max(0, m - 0.1), hi: m + 0.1, n: values.length, nItems: values.length, nClusters: values.length },
           vsBaseline:
             ablation === "full"
               ? undefined
               : {
-                  diff: { mean: m - base, lo: m - base - 0.1, hi: m - base + 0.1, n: values.length },
+                  diff: { mean: m - base, lo: m - base - 0.1, hi: m - base + 0.1, n: values.length, nItems: values.length, nClusters: values.length },
                   p: 0.04,
                   pHolm: 0.08,
                   significant: Math.abs(m - base) > 0.3,
+                  family: "all asks, headline metrics",
+                  comparable: true,
                   wins: 1,
                   ties: 2,
                   losses: 3,
@@ -179,8 +184,12 @@ export function handMadeSummary(results: ExperimentResults): ExperimentSummary {
     baseline: results.experiment.baseline,
     ablations: [...ABLATIONS],
     metrics,
+    headline: ["recall_any@1", "coverage"],
     groups,
+    unit: { cluster: "scenario", label: "asks (seeds averaged), clustered by scenario" },
+    families: [{ name: "all asks, headline metrics", size: 4 }],
     rows,
+    designedFailures: [],
     rankChanges,
   };
 }

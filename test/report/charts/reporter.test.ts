@@ -5,7 +5,7 @@ import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
 
 function context(): ReportContext {
   const results = handMadeResults();
-  return { results: [results], summaries: [handMadeSummary(results)], readExisting: () => undefined };
+  return { results: [results], summaries: [handMadeSummary(results)], findings: [], readExisting: () => undefined };
 }
 
 describe("chartsReporter", () => {
@@ -37,6 +37,6 @@ describe("chartsReporter", () => {
   });
 
   it("returns nothing when there are no experiments", async () => {
-    expect(await chartsReporter.render({ results: [], summaries: [], readExisting: () => undefined })).toEqual([]);
+    expect(await chartsReporter.render({ results: [], summaries: [], findings: [], readExisting: () => undefined })).toEqual([]);
   });
 });

@@ -19,14 +19,36 @@ const LAUNCH_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const SCREENSHOT = "reports/screenshots/report.png";
+/** Screenshots for a person to look at; the folder is not committed. */
+const SCREENSHOTS = "reports/screenshots";
+/** The window the report must fit without scrolling sideways. */
+const WIDTH = 1280;
 
 const haveChromium = existsSync(CHROMIUM);
 // In CI a missing browser is a broken setup and must fail; on a developer's machine it may skip.
 const runIt = haveChromium || Boolean(process.env.CI);
 const title = haveChromium || process.env.CI
-  ? "opens from file:// and draws every chart with no errors or network requests"
+  ? "opens from file://, draws every chart, fits a 1,280 px window and filters, with no errors or network requests"
   : `opens from file:// and draws every chart (skipped: ${CHROMIUM} is missing; apt-get install chromium)`;
+
+/**
+ * Elements that stick out past the window's right edge at this width, outside every scroll box:
+ * the page itself must never scroll sideways; wide tables and charts scroll inside their own box.
+ */
+function overflowingElements(width: number): string[] {
+  const scrolls = (node: Element) => ["auto", "scroll"].includes(getComputedStyle(node).overflowX);
+  const found: string[] = [];
+  for (const node of document.body.querySelectorAll("*")) {
+    const box = node.getBoundingClientRect();
+    if (box.width === 0 || box.right <= width + 0.5) continue;
+    let inside = false;
+    for (let parent = node.parentElement; parent !== null && parent !== document.body; parent = parent.parentElement) {
+      if (scrolls(parent)) inside = true;
+    }
+    if (!inside) found.push(`${node.tagName.toLowerCase()}.${node.className} ends at ${Math.round(box.right)} px`);
+  }
+  return found;
+}
 
 describe("the HTML report in a browser", () => {
   const folder = mkdtempSync(join(tmpdir(), "recollect-report-"));
@@ -40,9 +62,14 @@ describe("the HTML report in a browser", () => {
   it.runIf(runIt)(title, async () => {
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package`);
     const results = handMadeResults();
+    // A description as long as a real one and as many metrics as LoCoMo's, to prove that text
+    // wraps and tables scroll in their boxes instead of widening the page.
+    results.experiment.description += ` ${"a-very-long-unbroken-identifier-".repeat(12)}`;
+    results.experiment.k = [1, 3, 5, 10, 25, 50];
     const [file] = await htmlReporter.render({
       results: [results],
       summaries: [summarise(results, { seed: 1 })],
+      findings: [{ experiment: "timeline-demo", sentences: ["`no-decay` loses on recall_any@1.", "The second sentence."] }],
       readExisting: () => undefined,
     });
     const path = join(folder, file!.path);
@@ -50,7 +77,7 @@ describe("the HTML report in a browser", () => {
     writeFileSync(path, file!.content);
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
     const consoleErrors: string[] = [];
     const pageErrors: string[] = [];
     const failedRequests: string[] = [];
@@ -83,6 +110,10 @@ describe("the HTML report in a browser", () => {
       expect(chart.text.length, `${chart.name} has axis text`).toBeGreaterThan(0);
     }
 
+    // The Findings box comes first, its markdown rendered.
+    expect(await page.locator("main > section").first().getAttribute("class")).toBe("findings");
+    expect(await page.locator("section.findings li code").first().textContent()).toBe("no-decay");
+
     // Tooltips: hovering a mark puts its values where Vega's built-in handler shows them.
     const point = page.locator('.chart[data-chart="metrics"] .mark-symbol path').first();
     await point.hover();
@@ -92,8 +123,10 @@ describe("the HTML report in a browser", () => {
       );
     await expect.poll(tooltip).toMatch(/mean: \d/);
 
-    // A drill-down opens and shows what each ablation kept.
-    const ask = page.locator("details.ask").nth(1);
+    // Asks are grouped by scenario: open a scenario, then an ask, which draws what each ablation kept.
+    const scenario = page.locator('details.scenario[data-scenario="coffee-timeline"]');
+    await scenario.locator(":scope > summary").click();
+    const ask = scenario.locator("details.ask").nth(1);
     await ask.locator("summary").click();
     expect(await ask.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await expect.poll(() => ask.locator("table.drill").isVisible()).toBe(true);
@@ -101,9 +134,45 @@ describe("the HTML report in a browser", () => {
     expect(await ask.locator("summary").textContent()).toContain("<b>tea</b>");
     expect(await ask.locator("summary b").count()).toBe(0);
     expect(await ask.locator("table.drill tbody tr").count()).toBe(3 * 2);
+    expect(await ask.locator("table.drill mark").count()).toBeGreaterThan(0);
+    await page.locator('details.group[data-category="temporal"] > summary').click();
 
-    mkdirSync(dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // At 1,280 px nothing is wider than the window outside a scroll box, and the page never scrolls sideways.
+    expect(await page.evaluate(overflowingElements, WIDTH)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
+    await page.mouse.wheel(400, 0);
+    expect(await page.evaluate(() => window.scrollX)).toBe(0);
+    // The wide tables scroll inside their boxes, with the ablation column pinned.
+    const pinned = await page.locator("table.summary tbody th[scope=row]").first().evaluate((th) => getComputedStyle(th).position);
+    expect(pinned).toBe("sticky");
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, "report-1280.png"), fullPage: true });
+
+    // The filters: one ablation (the baseline stays for comparison), one scenario, one category.
+    const visibleRows = (selector: string) =>
+      page.$$eval(selector, (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => r.getAttribute("data-ablation")));
+    await page.selectOption('select[data-filter="ablation"]', "no-decay");
+    expect(new Set(await visibleRows("table.summary tbody tr"))).toEqual(new Set(["full", "no-decay"]));
+    expect(await visibleRows("table.drill tbody tr")).toEqual(["full", "full", "no-decay", "no-decay"]);
+
+    await page.selectOption('select[data-filter="scenario"]', "corrections");
+    expect(await page.locator('details.scenario[data-scenario="coffee-timeline"]').isVisible()).toBe(false);
+    const corrections = page.locator('details.scenario[data-scenario="corrections"]');
+    expect(await corrections.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+
+    await page.selectOption('select[data-filter="category"]', "temporal");
+    const askCategories = await corrections.locator("details.ask").evaluateAll((asks) =>
+      asks.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute("data-category")),
+    );
+    expect(askCategories).toEqual(["temporal"]);
+    expect(await page.locator('details.group[data-category="single-hop"]').isVisible()).toBe(false);
+    expect(await page.locator('details.group[data-category="temporal"]').isVisible()).toBe(true);
+
+    await page.selectOption('select[data-filter="ablation"]', "");
+    await page.selectOption('select[data-filter="scenario"]', "");
+    await page.selectOption('select[data-filter="category"]', "");
+    expect(await page.locator("details.scenario").evaluateAll((s) => s.filter((d) => (d as HTMLElement).offsetParent !== null).length)).toBe(2);
+    await page.screenshot({ path: join(SCREENSHOTS, "report-1280-top.png") });
 
     expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);

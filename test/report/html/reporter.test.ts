@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import { MAX_DRILL_DOWN_ASKS } from "../../../src/report/html/drill-down.js";
+import { drillData, MAX_DRILL_DOWN_ASKS } from "../../../src/report/html/drill-down.js";
 import { htmlReporter } from "../../../src/report/html/reporter.js";
 import type { ReportContext } from "../../../src/report/reporter.js";
 import { handMadeResults, handMadeSummary } from "../charts/hand-made-results.js";
 
-function context(results: ExperimentResults = handMadeResults()): ReportContext {
-  return { results: [results], summaries: [handMadeSummary(results)], readExisting: () => undefined };
+function context(results: ExperimentResults = handMadeResults(), findings: ReportContext["findings"] = []): ReportContext {
+  return { results: [results], summaries: [handMadeSummary(results)], findings, readExisting: () => undefined };
 }
 
-async function page(results?: ExperimentResults): Promise<string> {
-  const [file, ...rest] = await htmlReporter.render(context(results));
+async function page(results?: ExperimentResults, findings?: ReportContext["findings"]): Promise<string> {
+  const [file, ...rest] = await htmlReporter.render(context(results, findings));
   expect(rest).toEqual([]);
   expect(file!.path).toBe("reports/index.html");
   return String(file!.content);
@@ -31,9 +31,10 @@ describe("htmlReporter", () => {
     expect(html).not.toMatch(/<script[^>]+src=/i);
     expect(html).not.toMatch(/<link\b/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
-    // vega, vega-lite and the drawing script are inline.
-    expect(html).toContain("vegaLite");
-    expect(html.length).toBeLessThan(3_000_000);
+    // Vega and the drawing script are inline; the charts arrive compiled, so Vega-Lite stays out.
+    expect(html).toContain("vega.View");
+    expect(html).not.toContain("vegaLite");
+    expect(html.length).toBeLessThan(1_000_000);
   });
 
   it("escapes every text taken from the results", async () => {
@@ -48,8 +49,8 @@ describe("htmlReporter", () => {
     const html = await page();
     const opened = html.match(/<script\b/gi)!.length;
     expect(html.match(/<\/script>/gi)!.length).toBe(opened);
-    // Three library/driver scripts plus one JSON island per chart.
-    expect(opened).toBe(3 + 4);
+    // Vega and the driver script, one JSON island per chart and one for the asks.
+    expect(opened).toBe(2 + 4 + 1);
   });
 
   it("has a summary table per group with intervals, letters and differences from the baseline", async () => {
@@ -60,14 +61,60 @@ describe("htmlReporter", () => {
     expect(html).toMatch(/Δ [+-]?\d\.\d{3}/);
   });
 
-  it("has one drill-down per ask with kept ids, gold ranks and breakdowns for every ablation and seed", async () => {
+  it("groups the drill-downs by scenario, then ask, each folded", async () => {
     const html = await page();
-    expect(html.match(/<details class="ask">/g)).toHaveLength(9);
-    const start = html.indexOf('<details class="ask">');
-    const first = html.slice(start, html.indexOf("</details>", start));
-    expect(first.match(/<tr><th scope="row">/g)).toHaveLength(3 * 2);
-    expect(first).toContain("<mark");
-    expect(first).toMatch(/rel 0\.900 · rec 1\.000 · imp 0\.500/);
+    const scenarios = [...html.matchAll(/<details class="scenario" data-scenario="([^"]+)"/g)].map((m) => m[1]);
+    expect(scenarios).toEqual(["coffee-timeline", "corrections"]);
+    expect(html.match(/<details class="ask"/g)).toHaveLength(9);
+    const corrections = html.slice(html.indexOf('data-scenario="corrections"'));
+    expect(corrections.match(/<details class="ask"/g)).toHaveLength(3);
+    expect(html).not.toMatch(/<details[^>]* open/);
+  });
+
+  it("carries, per ask, what every ablation and seed kept, ranked and scored, for the page to draw on opening", () => {
+    const data = drillData(handMadeResults());
+    expect(data.ablations).toEqual(["full", "relevance-only", "no-decay"]);
+    const ask = data.scenarios[0]!.asks[0]!;
+    expect(ask.rows).toHaveLength(3 * 2);
+    const [kept, ranks, gold, coverage] = ask.rows[0]!;
+    expect(kept).toContain("t-m1");
+    expect(ranks).toEqual([2]);
+    expect(gold).toEqual([["t-m1", "episodic", 0.9, 1, 0.5, 2.4]]);
+    expect(coverage).toBe(1);
+  });
+
+  it("renders descriptions as markdown with raw HTML shown as text", async () => {
+    const results = handMadeResults();
+    results.experiment.description = "Uses `code`, *emphasis* and <script>alert(1)</script> [a link](javascript:alert(1)).";
+    results.experiment.ablations[1]!.description = "weights `[1, 0, 0]`";
+    const html = await page(results);
+    expect(html).toContain("Uses <code>code</code>, <em>emphasis</em> and &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain("<td>weights <code>[1, 0, 0]</code></td>");
+  });
+
+  it("opens with a Findings box holding the generated sentences, only when there are some", async () => {
+    expect(await page()).not.toContain('class="findings"');
+    expect(await page(undefined, [{ experiment: "timeline-demo", sentences: [] }])).not.toContain('class="findings"');
+    const html = await page(undefined, [
+      { experiment: "timeline-demo", sentences: ["`no-decay` loses **0.2** on recall_any@1.", "<b>raw</b> stays text."] },
+    ]);
+    const box = html.slice(html.indexOf('<section class="findings"'), html.indexOf("</section>"));
+    expect(html.indexOf('class="findings"')).toBeLessThan(html.indexOf('class="experiment"'));
+    expect(box).toContain("<h2 id=\"findings-title\">Findings</h2>");
+    expect(box).toContain("<li><code>no-decay</code> loses <strong>0.2</strong> on recall_any@1.</li>");
+    expect(box).toContain("<li>&lt;b&gt;raw&lt;/b&gt; stays text.</li>");
+  });
+
+  it("offers filters by ablation, scenario and category, and marks what they act on", async () => {
+    const html = await page();
+    const form = html.slice(html.indexOf('<form class="filters"'), html.indexOf("</form>"));
+    for (const filter of ["ablation", "scenario", "category"]) expect(form).toContain(`data-filter="${filter}"`);
+    expect(form).toContain('<option value="no-decay">no-decay</option>');
+    expect(form).toContain('<option value="corrections">corrections</option>');
+    expect(form).toContain('<option value="temporal">temporal</option>');
+    expect(html).toContain('<tr data-ablation="full" data-baseline="">');
+    expect(html).toContain('<details class="group" data-category="temporal">');
   });
 
   it("shows a chart container per chart, each pointing at its embedded spec", async () => {
@@ -82,7 +129,7 @@ describe("htmlReporter", () => {
     const scenario = results.experiment.scenarios[0]!;
     scenario.asks = Array.from({ length: MAX_DRILL_DOWN_ASKS + 5 }, (_, i) => ({ ...scenario.asks[0]!, id: `q${i}` }));
     const html = await page(results);
-    expect(html.match(/<details class="ask">/g)).toHaveLength(MAX_DRILL_DOWN_ASKS);
+    expect(html.match(/<details class="ask"/g)).toHaveLength(MAX_DRILL_DOWN_ASKS);
     expect(html).toContain(`first ${MAX_DRILL_DOWN_ASKS} of ${MAX_DRILL_DOWN_ASKS + 5 + 3} asks`);
     expect(html).toContain("results/timeline-demo.json");
   });

@@ -14,7 +14,8 @@ import { chatKey } from "../../../src/model/recorder.js";
 import { recordingKey } from "../../../src/model/recording-file.js";
 import { answersSection, createAnswersSection } from "../../../src/report/markdown/answers.js";
 import { formatInterval } from "../../../src/report/markdown/format.js";
-import { evaluationSections } from "../../../src/report/registry.js";
+import { reporters } from "../../../src/report/render.js";
+import { renderEvaluation } from "../../../src/report/evaluation.js";
 
 const REAL_DIGEST = "a".repeat(64);
 const MODEL = "fixture-model:1b";
@@ -132,7 +133,9 @@ describe("the answer-level section", () => {
     expect(text).toContain("No answer accuracy is shown.");
   });
 
-  it("is registered as an EVALUATION.md section", () => {
-    expect(evaluationSections()).toContain(answersSection);
+  it("is one of the sections EVALUATION.md is built with", async () => {
+    const context = { results: [], summaries: [], readExisting: () => undefined };
+    const [file] = await reporters().shared[0]!.render(context);
+    expect(String(file!.content)).toBe(renderEvaluation(context, { sections: [answersSection] }));
   });
 });

@@ -20,23 +20,31 @@ import { serialiseAnswers } from "../../../src/harness/answers/io.js";
 import { sha256 } from "../../../src/harness/answers/recordings.js";
 import { ANSWER_FORMAT, type AnswerResults } from "../../../src/harness/answers/schema.js";
 import type { AnswerRunSpec } from "../../../src/harness/answers/spec.js";
-import type { AskResult, ExperimentResults, Trial } from "../../../src/harness/results/types.js";
-import { scenarioSummary } from "../../../src/harness/summary/by-scenario.js";
+import { type AskResult, type ExperimentResults, RESULTS_FORMAT, type Trial } from "../../../src/harness/results/types.js";
 import { summarise } from "../../../src/harness/summary.js";
 import type { ExperimentSummary } from "../../../src/harness/summary-types.js";
 import { prettyJson } from "../../../src/model/canonical-json.js";
 import { chatKey } from "../../../src/model/recorder.js";
 import { recordingKey } from "../../../src/model/recording-file.js";
 import { createAnswersSection } from "../../../src/report/markdown/answers.js";
+import { fullPolicy } from "../../../src/memory/index.js";
+import { renderAppendix } from "../../../src/report/markdown/appendix.js";
 import { renderCharts } from "../../../src/report/markdown/charts.js";
 import { designedFailuresSection } from "../../../src/report/markdown/designed-failures.js";
-import { renderExperimentIntro, renderScenarios } from "../../../src/report/markdown/experiment.js";
+import { renderExperiment, renderExperimentIntro } from "../../../src/report/markdown/experiment.js";
 import { renderFigures } from "../../../src/report/markdown/figures.js";
+import { experimentFindings, renderFindings } from "../../../src/report/markdown/findings.js";
 import { locomoSection } from "../../../src/report/markdown/locomo.js";
 import { renderManifest } from "../../../src/report/markdown/manifest.js";
 import { renderRankChanges } from "../../../src/report/markdown/rank-changes.js";
 import { renderSetup } from "../../../src/report/markdown/setup.js";
-import { renderAblations, renderResults } from "../../../src/report/markdown/summary-tables.js";
+import {
+  renderAblations,
+  renderCategoryTable,
+  renderHeadlineTable,
+  renderSummaryTable,
+  renderVsBaselineTable,
+} from "../../../src/report/markdown/summary-tables.js";
 import type { ReportContext } from "../../../src/report/reporter.js";
 
 const RUNS = 2000;
@@ -50,7 +58,7 @@ const FAST = { seed: 5, bootstrapResamples: 200, testResamples: 500 };
  */
 const token = (name: string) => `\u0001${name}\u0001`;
 const UNIQUE = { ablation: 2, ask: 2, gold: 3, category: 2 } as const;
-const FREE = ["experiment", "file", "description", "scenario", "scenarioDescription", "ablationDescription", "query", "dataset", "note", "dropped", "model", "recordedAt", "condition"] as const;
+const FREE = ["experiment", "file", "description", "scenario", "scenarioDescription", "ablationDescription", "ablationNote", "query", "dataset", "note", "dropped"] as const;
 type Free = (typeof FREE)[number];
 const t = Object.fromEntries(FREE.map((name) => [name, token(name)])) as Record<Free, string>;
 const u = (kind: keyof typeof UNIQUE, i: number) => token(`${kind}${i}`);
@@ -99,16 +107,23 @@ function tokenResults(): ExperimentResults {
     })),
   );
   return {
-    format: "recollect-results/1",
+    format: RESULTS_FORMAT,
     experiment: {
       name: t.experiment,
       file: t.file,
       description: t.description,
       baseline: ablations[0]!,
-      ablations: ablations.map((name) => ({ name, description: t.ablationDescription })),
+      ablations: ablations.map((name, a) => ({
+        name,
+        description: t.ablationDescription,
+        note: t.ablationNote,
+        policy: a === 0 ? fullPolicy : { ...fullPolicy, touch: false },
+      })),
       seeds,
       k: [1],
       matchSource: false,
+      cluster: "scenario",
+      headline: ["recall_any@1", "coverage"],
       scenarios: [{ name: t.scenario, description: t.scenarioDescription, targets: [{ ablation: ablations[1]!, metric: "coverage" }], asks }],
       importStats: {
         conversations: 1,
@@ -142,7 +157,6 @@ function tokenResults(): ExperimentResults {
 
 const TOKEN_RESULTS = tokenResults();
 const TOKEN_SUMMARY = summarise(TOKEN_RESULTS, FAST);
-const TOKEN_SCENARIO_SUMMARY = scenarioSummary(TOKEN_RESULTS, t.scenario, FAST);
 
 /** Every token replaced: free ones by `s`, unique ones by `s`, `s1`, `s2`, … */
 function substitute<T>(value: T, s: string): T {
@@ -213,7 +227,6 @@ function answerFiles(s: string): { spec: AnswerRunSpec; files: Record<string, st
 interface Fixture {
   results: ExperimentResults;
   summary: ExperimentSummary;
-  scenarioSummary: ExperimentSummary;
   context: ReportContext;
   answers: { spec: AnswerRunSpec; files: Record<string, string> };
   s: string;
@@ -226,34 +239,42 @@ function fixture(s: string): Fixture {
   return {
     results,
     summary,
-    scenarioSummary: substitute(TOKEN_SCENARIO_SUMMARY, s),
     context: { results: [results], summaries: [summary], readExisting: (path) => answers.files[path] },
     answers,
     s,
   };
 }
 
-/** Every markdown writer of EVALUATION.md and FAILURE_ANALYSIS.md, by name. */
+const view = (f: Fixture) => ({ results: f.results, summary: f.summary });
+const category = (f: Fixture) => f.summary.groups.find((g) => g !== "all")!;
+
+/** Every markdown writer of EVALUATION.md, the appendices and FAILURE_ANALYSIS.md, by name. */
 const WRITERS: Record<string, (f: Fixture) => string> = {
   setup: (f) => renderSetup(f.context),
-  "experiment intro": (f) => renderExperimentIntro({ results: f.results, summary: f.summary }),
-  scenarios: (f) => renderScenarios({ results: f.results, summary: f.summary }),
+  findings: (f) => renderFindings([experimentFindings(f.summary, f.results.experiment)]),
+  "experiment intro": (f) => renderExperimentIntro(view(f)),
   ablations: (f) => renderAblations(f.results, f.summary),
+  "headline table": (f) => renderHeadlineTable(f.summary),
+  "headline table of a category": (f) => renderHeadlineTable(f.summary, category(f)),
+  "category table": (f) => renderCategoryTable(f.summary, "coverage"),
+  "summary table of a category": (f) => renderSummaryTable(f.summary, category(f)),
+  "versus the baseline, of a category": (f) => renderVsBaselineTable(f.summary, category(f)),
   manifest: (f) => renderManifest(f.results),
-  "result tables": (f) => renderResults(f.summary),
-  "designed failures": (f) => designedFailuresSection(f.context, { results: f.results, summary: f.summary }),
+  "designed failures": (f) => designedFailuresSection(f.context, view(f)),
   "rank changes": (f) => renderRankChanges(f.results, f.summary),
-  charts: (f) => renderCharts(f.results.experiment.name),
-  LoCoMo: (f) => locomoSection(f.context, { results: f.results, summary: f.summary }),
+  charts: (f) => renderCharts(f.results, f.summary),
+  LoCoMo: (f) => locomoSection(f.context, view(f)),
   "answer-level": (f) => createAnswersSection(f.answers.spec)(f.context),
+  "experiment section": (f) => renderExperiment(f.context, view(f)),
+  appendix: (f) => renderAppendix(view(f)),
   "FAILURE_ANALYSIS figures": (f) =>
     renderFigures({
       results: f.results,
       summary: f.summary,
-      scenarioSummary: f.scenarioSummary,
       ablation: f.summary.ablations[1]!,
       metric: "coverage",
       scenario: f.results.experiment.scenarios[0]!.name,
+      claim: f.summary.designedFailures[0]!,
     }),
 };
 

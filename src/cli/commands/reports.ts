@@ -1,0 +1,33 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readResults } from "../../harness/results/io.js";
+import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
+import type { RenderedReports } from "../../report/reporter.js";
+import type { Progress } from "../progress.js";
+import { recordedResultFiles, resultsFile } from "./pipeline.js";
+
+export interface ReportScope {
+  /** Render only these experiments' own files (default: every experiment's). */
+  experiments?: string[];
+  /** Render the files that cover every experiment (default: true). */
+  shared?: boolean;
+}
+
+/** Whether the files that cover every experiment are on disk; a scoped run renders them when one is missing. */
+export function sharedReportsExist(root: string): boolean {
+  return [EVALUATION_PATH, HTML_REPORT_PATH].every((path) => existsSync(join(root, path)));
+}
+
+/**
+ * Renders the reports from every recorded results file as a phase of its own on `bar`: one step
+ * per experiment's statistics and per reporter.
+ */
+export async function renderRecordedReports(bar: Progress, root: string, scope: ReportScope = {}): Promise<RenderedReports> {
+  bar.phase("reports", undefined, "steps", "reading results");
+  // Without the shared files, only the named experiments' results are needed.
+  const files = scope.shared === false && scope.experiments ? scope.experiments.map(resultsFile) : recordedResultFiles();
+  const recorded = files.map((file) => readResults(file)!);
+  // Loaded here rather than with the command: Vega and the fonts take seconds to load on a busy machine.
+  const { renderReports } = await import("../../report/render.js");
+  return renderReports(recorded, root, { ...scope, onStep: (done, total, step) => bar.update(done, step, total) });
+}

@@ -1,0 +1,114 @@
+/**
+ * The findings: what an experiment's numbers license, in sentences, generated from its summary so
+ * that no sentence can outrun the statistics. One sentence per experiment and per significant or
+ * notable effect on a headline metric; the comparisons where nothing was detected are named
+ * together, with the minimum detectable effects that say how large an effect could have hidden.
+ */
+import { higherIsBetter } from "../../harness/metrics.js";
+import type { ExperimentInfo } from "../../harness/results/types.js";
+import { ALL_GROUP, findRow } from "../../harness/summary.js";
+import type { Comparison, ExperimentSummary } from "../../harness/summary-types.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { identical } from "./summary-tables.js";
+import { formatNumber } from "./table.js";
+
+export interface ExperimentFindings {
+  experiment: string;
+  sentences: string[];
+}
+
+/**
+ * A non-significant effect is notable when its estimate is at least the minimum detectable
+ * effect: it looks large, yet this design cannot tell it from chance.
+ */
+function notable(c: Comparison): boolean {
+  return !c.significant && c.mde !== undefined && c.mde > 0 && Math.abs(c.diff.mean) >= c.mde;
+}
+
+export function experimentFindings(summary: ExperimentSummary, experiment: ExperimentInfo): ExperimentFindings {
+  const sentences: string[] = [];
+  const description = {
+    asks: experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0),
+    scenarios: experiment.scenarios.length,
+    seeds: experiment.seeds.length,
+  };
+  const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
+  sentences.push(
+    `${code(summary.experiment)} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
+      `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
+      `each under ${description.seeds} seeds; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
+  );
+
+  for (const metric of summary.headline) {
+    const undetected: { ablation: string; c: Comparison }[] = [];
+    const same: string[] = [];
+    const d = metricDecimals(metric);
+    for (const ablation of summary.ablations) {
+      const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
+      if (c === undefined || !c.comparable) continue;
+      if (c.significant || notable(c)) sentences.push(effectSentence(summary, ablation, metric, c));
+      else if (identical(c)) same.push(ablation);
+      else undetected.push({ ablation, c });
+    }
+    if (undetected.length > 0) {
+      const mdes = undetected.map((u) => u.c.mde).filter((m): m is number => m !== undefined);
+      const [low, high] = [formatNumber(Math.min(...mdes), d), formatNumber(Math.max(...mdes), d)];
+      const range =
+        mdes.length === 0
+          ? ""
+          : `; at ${formatCount(undetected[0].c.diff.nClusters)} units the minimum detectable ` +
+            `${low === high ? `effect is ${low}` : `effects are ${low}–${high}`}, so smaller effects could not be detected`;
+      sentences.push(
+        `On ${code(metric)}, no difference from ${code(summary.baseline)} was detected for ` +
+          `${undetected.map((u) => code(u.ablation)).join(", ")} (|Δ| ≤ ${formatNumber(Math.max(...undetected.map((u) => Math.abs(u.c.diff.mean))), d)}${range}).`,
+      );
+    }
+    if (same.length > 0) {
+      sentences.push(`On ${code(metric)}, ${same.map(code).join(", ")} ${same.length === 1 ? "scores" : "score"} exactly as ${code(summary.baseline)} on every ask.`);
+    }
+  }
+
+  const incomparable = summary.ablations.filter((a) =>
+    summary.headline.some((m) => findRow(summary, a, m, ALL_GROUP).vsBaseline?.comparable === false),
+  );
+  if (incomparable.length > 0) {
+    sentences.push(
+      `${incomparable.map(code).join(", ")} ${incomparable.length === 1 ? "ranks" : "rank"} over a different section layout than ` +
+        `${code(summary.baseline)}, so ${incomparable.length === 1 ? "its" : "their"} rank metrics are not compared; block coverage is.`,
+    );
+  }
+
+  const claims = summary.designedFailures;
+  if (claims.length > 0) {
+    const held = claims.filter((c) => c.loses);
+    const failed = claims.filter((c) => !c.loses);
+    sentences.push(
+      `${held.length} of ${claims.length} designed failures hold across seeds (the seed as the unit, p (Holm) < 0.05)` +
+        (failed.length === 0
+          ? "."
+          : `; not shown to fail: ${failed.map((c) => `${code(c.ablation)} on ${code(c.scenario)} (${escapeMarkdown(c.metric)})`).join(", ")}.`),
+    );
+  }
+  return { experiment: summary.experiment, sentences };
+}
+
+function effectSentence(summary: ExperimentSummary, ablation: string, metric: string, c: Comparison): string {
+  const d = metricDecimals(metric);
+  const rises = c.diff.mean > 0;
+  const better = rises === higherIsBetter(metric);
+  const verdict = c.significant
+    ? `p (Holm) ${formatP(c.pHolm)}`
+    : `not significant after Holm, p (Holm) ${formatP(c.pHolm)}; the minimum detectable effect is ${formatNumber(c.mde!, d)}`;
+  return (
+    `${code(ablation)} ${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
+    `(${better ? "better" : "worse"}; 95% CI ${formatSigned(c.diff.lo, d)} to ${formatSigned(c.diff.hi, d)}, ` +
+    `${formatUnits(summary.unit, c.diff)}; ${verdict}).`
+  );
+}
+
+/** The Findings section of EVALUATION.md. */
+export function renderFindings(findings: readonly ExperimentFindings[]): string {
+  if (findings.length === 0) return "## Findings\n\nNo results are recorded yet.";
+  return ["## Findings", ...findings.map((f) => f.sentences.join(" "))].join("\n\n");
+}

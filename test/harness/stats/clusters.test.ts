@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { itemWeightedMean, reduceToClusters } from "../../../src/harness/stats/clusters.js";
+
+describe("reduceToClusters", () => {
+  it("averages each item's values first, then sums item means per cluster", () => {
+    // Items a (2 seeds) and b (3 seeds) in conversation x; item c (1 seed) in conversation y.
+    const values = [1, 0, 1, 1, 0, 0.5];
+    const data = reduceToClusters("test", values, {
+      items: ["a", "a", "b", "b", "b", "c"],
+      clusters: ["x", "x", "x", "x", "x", "y"],
+    });
+    expect(Array.from(data.itemMeans)).toEqual([0.5, 2 / 3, 0.5]);
+    expect(Array.from(data.itemCluster)).toEqual([0, 0, 1]);
+    expect(Array.from(data.totals)).toEqual([0.5 + 2 / 3, 0.5]);
+    expect(Array.from(data.sizes)).toEqual([2, 1]);
+    expect(data).toMatchObject({ nValues: 6, nItems: 3, nClusters: 2, clusteredBy: "cluster" });
+    // Each item counts once, whatever its number of seeds.
+    expect(itemWeightedMean(data)).toBeCloseTo((0.5 + 2 / 3 + 0.5) / 3, 12);
+  });
+
+  it("makes every value an item without item labels, and every item a cluster without cluster labels", () => {
+    const onlyClusters = reduceToClusters("test", [1, 2, 3], { clusters: ["x", "x", "y"] });
+    expect(onlyClusters).toMatchObject({ nItems: 3, nClusters: 2 });
+    const onlyItems = reduceToClusters("test", [1, 3, 5], { items: [7, 7, 8] });
+    expect(onlyItems).toMatchObject({ nItems: 2, nClusters: 2, clusteredBy: "item" });
+    expect(Array.from(onlyItems.totals)).toEqual([2, 5]);
+  });
+
+  it("numbers items and clusters by first appearance, so the order of labels does not matter", () => {
+    const a = reduceToClusters("test", [1, 2], { items: ["z", "a"], clusters: ["z", "a"] });
+    expect(Array.from(a.totals)).toEqual([1, 2]);
+  });
+
+  it("falls back to items as clusters when every item is in one cluster, and says so", () => {
+    const data = reduceToClusters("test", [1, 2, 3, 4], { items: [1, 1, 2, 2], clusters: ["x", "x", "x", "x"] });
+    expect(data).toMatchObject({ nItems: 2, nClusters: 2, clusteredBy: "item" });
+  });
+
+  it("refuses an item labelled with two clusters", () => {
+    expect(() => reduceToClusters("test", [1, 2], { items: ["a", "a"], clusters: ["x", "y"] })).toThrow(
+      /item "a" is labelled with two clusters, "x" and "y"/,
+    );
+  });
+
+  it("refuses label arrays that do not have one label per value", () => {
+    expect(() => reduceToClusters("fn", [1, 2, 3], { items: [1, 2] })).toThrow(/fn: items must have one label per value \(3\), got 2/);
+    expect(() => reduceToClusters("fn", [1], { clusters: [] })).toThrow(/clusters must have one label per value/);
+  });
+});

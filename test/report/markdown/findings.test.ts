@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { ExperimentResults } from "../../../src/harness/results/types.js";
+import { findRow, summarise } from "../../../src/harness/summary.js";
+import { experimentFindings, renderFindings } from "../../../src/report/markdown/findings.js";
+import { formatP } from "../../../src/report/markdown/format.js";
+import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
+
+const FAST = { seed: 3, bootstrapResamples: 300, testResamples: 2000 };
+
+function findingsOf(results: ExperimentResults) {
+  const summary = summarise(results, FAST);
+  return { summary, text: experimentFindings(summary, results.experiment).sentences.join(" ") };
+}
+
+describe("experimentFindings", () => {
+  // A planted improvement on every ask, a copy of the baseline, and a pooled layout.
+  let results = syntheticResults();
+  results.experiment.cluster = "ask";
+  results = addAblation(results, "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
+  results = addAblation(results, "copy", "full");
+  results = addAblation(results, "pooled", "full");
+  results.experiment.ablations.find((a) => a.name === "pooled")!.policy.mode = "pooled";
+  const { summary, text } = findingsOf(results);
+
+  it("opens with the experiment, its size and its unit", () => {
+    expect(text.startsWith("`synthetic` compares 6 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds; the unit is asks (seeds averaged), each ask independent")).toBe(true);
+  });
+
+  it("gives a significant effect its direction, size, interval, units and Holm-adjusted p", () => {
+    const c = findRow(summary, "boosted", "recall_any@1").vsBaseline!;
+    expect(c.significant).toBe(true);
+    expect(text).toContain(
+      `\`boosted\` raises \`recall_any@1\` by ${c.diff.mean.toFixed(3)} (better; 95% CI +${c.diff.lo.toFixed(3)} to +${c.diff.hi.toFixed(3)}, 15 asks, each its own unit; p (Holm) ${formatP(c.pHolm)}).`,
+    );
+  });
+
+  it("names together what could not be detected, with the minimum detectable effects", () => {
+    const sentence = text.slice(text.indexOf("On `recall_any@1`, no difference from `full` was detected for"));
+    expect(sentence.slice(0, sentence.indexOf(").") + 2)).toMatch(
+      /^On `recall_any@1`, no difference from `full` was detected for `relevance-only`, `no-decay`, `no-touch` \(\|Δ\| ≤ \d\.\d{3}; at 15 units the minimum detectable effects are \d\.\d{3}–\d\.\d{3}, so smaller effects could not be detected\)\.$/,
+    );
+  });
+
+  it("says when an ablation scores exactly as the baseline, instead of calling it undetected", () => {
+    expect(text).toContain("`copy` scores exactly as `full` on every ask.");
+  });
+
+  it("does not compare rank metrics across layouts, and says so", () => {
+    expect(text).toContain("`pooled` ranks over a different section layout than `full`, so its rank metrics are not compared; block coverage is.");
+  });
+
+  it("counts the designed failures that hold across seeds", () => {
+    expect(text).toMatch(/\d of 1 designed failures hold across seeds \(the seed as the unit, p \(Holm\) < 0\.05\)/);
+  });
+
+  it("reports a notable effect (at least its MDE, yet not significant after Holm) as such", () => {
+    const notable = structuredClone(summary);
+    const c = findRow(notable, "no-touch", "recall_any@1").vsBaseline!;
+    Object.assign(c, { significant: false, pHolm: 0.09, mde: 0.2, diff: { ...c.diff, mean: -0.25, lo: -0.5, hi: 0.01 } });
+    expect(experimentFindings(notable, results.experiment).sentences).toContain(
+      "`no-touch` lowers `recall_any@1` by 0.250 (worse; 95% CI −0.500 to +0.010, 15 asks, each its own unit; " +
+        "not significant after Holm, p (Holm) 0.090; the minimum detectable effect is 0.200).",
+    );
+  });
+});
+
+describe("renderFindings", () => {
+  it("gives one paragraph per experiment under one heading", () => {
+    expect(renderFindings([{ experiment: "a", sentences: ["One.", "Two."] }, { experiment: "b", sentences: ["Three."] }])).toBe(
+      "## Findings\n\nOne. Two.\n\nThree.",
+    );
+    expect(renderFindings([])).toContain("No results are recorded yet.");
+  });
+});
