@@ -10,7 +10,7 @@ export interface GridTiming {
 }
 
 export async function timeGrid(file: string, workers: number): Promise<GridTiming> {
-  const experiment = loadExperiment(file);
+  const experiment = await loadExperiment(file);
   const started = performance.now();
   const trials = await runTrials(experiment, { workers });
   return { experiment: experiment.spec.name, trials: trials.length, workers, wallMs: performance.now() - started };

@@ -1,7 +1,8 @@
+import { existsSync, statSync } from "node:fs";
 import yargs, { type Argv } from "yargs";
 import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
 import { REFLECTION_THRESHOLD } from "../model/reflection.js";
-import { flagError } from "../shared/errors.js";
+import { flagError, userError } from "../shared/errors.js";
 
 /** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */
 export interface Handlers {
@@ -12,6 +13,7 @@ export interface Handlers {
   chat(args: ChatArgs): Promise<void>;
   record(args: RecordArgs): Promise<void>;
   bench(args: BenchArgs): Promise<void>;
+  convert(args: ConvertArgs): Promise<void>;
 }
 
 export interface DataArgs {
@@ -23,11 +25,20 @@ export interface ExperimentArgs extends DataArgs {
   workers?: number;
   resume: boolean;
   shard?: { index: number; count: number };
+  /** Where results, reports and EVALUATION.md go (see cli/commands/pipeline.ts for the default). */
+  out?: string;
 }
 export interface CheckArgs extends DataArgs {
   files: string[];
   workers?: number;
   update: boolean;
+  out?: string;
+}
+export interface ConvertArgs {
+  from: "locomo";
+  input: string;
+  output: string;
+  categories?: number[];
 }
 export interface MergeArgs {
   shards: string[];
@@ -54,6 +65,8 @@ export interface BenchArgs {
   sizes: number[];
   queries: number;
   out: string;
+  /** Also run the conversation benchmark rows (a few minutes). */
+  conversations: boolean;
 }
 
 
@@ -77,6 +90,15 @@ const wholeAtLeast = (flag: string, min: number) =>
   numberFlag(flag, `a whole number of at least ${min}`, (v) => Number.isSafeInteger(v) && v >= min);
 const positive = (flag: string, unit: string) =>
   numberFlag(flag, `a positive number of ${unit}`, (v) => Number.isFinite(v) && v > 0);
+
+/** --out names a folder; an existing file there would make every write fail later. */
+function outFolder(value: string | undefined): string | undefined {
+  if (value !== undefined && existsSync(value) && !statSync(value).isDirectory()) throw userError(`--out expects a folder, but ${value} is a file`);
+  return value;
+}
+
+const OUT_DESCRIPTION =
+  "folder for results/, reports/ and EVALUATION.md (default: the project itself for experiments/*.yaml, recollect-out/ beside any other experiment file)";
 
 const dataOptions = <T>(y: Argv<T>) =>
   y
@@ -117,13 +139,15 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         workersOption(dataOptions(filesPositional(y)))
           .option("resume", { type: "boolean", default: true, hidden: true })
           .option("no-resume", { type: "boolean", describe: "start afresh, ignoring the journal of an interrupted run" })
-          .option("shard", { type: "string", describe: "run shard i/n of the grid only and write it to results/shards/ (join them with merge)" }),
+          .option("shard", { type: "string", describe: "run shard i/n of the grid only and write it to results/shards/ (join them with merge)" })
+          .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.experiment({
           files: a.files as string[],
           workers: a.workers,
           resume: a.resume,
           shard: parseShard(a.shard),
+          out: a.out,
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,
         }),
@@ -132,13 +156,18 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       "check [files..]",
       "re-run the experiments offline and compare them with results/ and the reports",
       (y) =>
-        workersOption(dataOptions(filesPositional(y))).option("update", {
-          type: "boolean",
-          default: false,
-          describe: "re-record results and reports instead of failing",
-        }),
+        workersOption(dataOptions(filesPositional(y)))
+          .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" })
+          .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
-        handlers.check({ files: a.files as string[], workers: a.workers, update: a.update, locomo: a.locomo, acceptLocomoHash: a.acceptLocomoHash }),
+        handlers.check({
+          files: a.files as string[],
+          workers: a.workers,
+          update: a.update,
+          out: a.out,
+          locomo: a.locomo,
+          acceptLocomoHash: a.acceptLocomoHash,
+        }),
     )
     .command(
       "merge <shards..>",
@@ -209,8 +238,20 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
             },
           })
           .option("queries", { type: "number", default: 200, describe: "queries timed per store size", coerce: wholeAtLeast("--queries", 1) })
-          .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json" }),
-      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out }),
+          .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json" })
+          .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, conversations: a.conversations }),
+    )
+    .command(
+      "convert <from> <input> <output>",
+      "convert a benchmark file to conversation JSON Lines (.jsonl, or .jsonl.gz to compress)",
+      (y) =>
+        y
+          .positional("from", { type: "string", choices: ["locomo"] as const, demandOption: true, describe: "the input's format" })
+          .positional("input", { type: "string", demandOption: true, describe: "the file to convert, such as data/locomo10.json" })
+          .positional("output", { type: "string", demandOption: true, describe: "the JSON Lines file to write" })
+          .option("categories", { type: "number", array: true, describe: "LoCoMo question categories to keep (default: all, 1–5)" }),
+      (a) => handlers.convert({ from: a.from as "locomo", input: a.input as string, output: a.output as string, categories: a.categories as number[] | undefined }),
     )
     .help()
     .alias("help", "h");

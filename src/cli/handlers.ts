@@ -41,4 +41,5 @@ export const handlers: Handlers = {
   chat: async (args) => (await import("./commands/chat.js")).chatCommand(args),
   record: (args) => withProgress(async (bar) => (await import("./commands/record.js")).recordCommand(args, bar)),
   bench: async (args) => (await import("./commands/bench.js")).benchCommand(args, log),
+  convert: async (args) => (await import("./commands/convert.js")).convertCommand(args, log),
 };

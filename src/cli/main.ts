@@ -6,7 +6,8 @@ import { handlers } from "./handlers.js";
 try {
   await buildCli(process.argv.slice(2), handlers)
     .fail((message, error) => {
-      throw error ?? userError(message);
+      // yargs lays some usage messages out on several lines; the CLI's contract is one.
+      throw error ?? userError(message.replace(/\s*\n\s*/g, " "));
     })
     .parseAsync();
 } catch (error) {

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";
 import { fileError } from "../shared/errors.js";
+import { tokenPieces } from "./token-pieces.js";
 import manifestJson from "./tokenizer-manifest.json" with { type: "json" };
 
 /** Anything that can price a line in tokens; the store needs one to count at write time. */
@@ -48,6 +49,9 @@ export function gemmaTokenizerFiles(): { tokenizer: string; config: string } {
 
 let cached: Promise<GemmaTokenizer> | undefined;
 
+/** How many distinct words a tokenizer remembers the counts of. */
+const MAX_REMEMBERED_PIECES = 500_000;
+
 /** The pinned tokenizer, loaded once per process (loading takes over a second). */
 export function loadGemmaTokenizer(): Promise<GemmaTokenizer> {
   cached ??= loadTokenizerFromFiles(gemmaTokenizerFiles(), TOKENIZER_MANIFEST).catch((error) => {
@@ -76,8 +80,18 @@ export async function loadTokenizerFromFiles(
     .update(`tokenizer.json:${manifest.files["tokenizer.json"]}\n`)
     .update(`tokenizer_config.json:${manifest.files["tokenizer_config.json"]}\n`)
     .digest("hex");
+  // Words recur across lines, so their counts are kept; the bound keeps a huge corpus from filling memory.
+  const pieceCounts = new Map<string, number>();
+  const countPiece = (piece: string): number => {
+    const known = pieceCounts.get(piece);
+    if (known !== undefined) return known;
+    const n = tokenizer.encode(piece, { add_special_tokens: false }).ids.length;
+    if (pieceCounts.size < MAX_REMEMBERED_PIECES) pieceCounts.set(piece, n);
+    return n;
+  };
   return {
-    count: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids.length,
+    // Piece by piece: the same count as encoding the whole line (see token-pieces.ts), many times faster.
+    count: (text) => tokenPieces(text).reduce((sum, piece) => sum + countPiece(piece), 0),
     countWithSpecialTokens: (text) =>
       tokenizer.encode(text, { add_special_tokens: true }).ids.length,
     sha256,

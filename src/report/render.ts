@@ -10,6 +10,7 @@ import { failureAnalysisReporter } from "./failure-analysis.js";
 import { htmlReporter } from "./html/reporter.js";
 import { answersSection } from "./markdown/answers.js";
 import { experimentFindings } from "./markdown/findings.js";
+import { importSection } from "./markdown/import-table.js";
 import { locomoSection } from "./markdown/locomo.js";
 import type { OutputFile, RenderedReports, ReportContext, Reporter } from "./reporter.js";
 import { schemasReporter } from "./schemas-reporter.js";
@@ -23,12 +24,21 @@ const STATISTICS_SEED = DEFAULT_SUMMARY_SEED;
  * Every reporter, listed where the report is built, as vitest lists its reporters. `experiment`
  * reporters write files of one experiment each (its charts, its appendix), so a run of one
  * experiment can regenerate them alone; `shared` reporters write files that cover every experiment.
+ * A user's output folder (`project: false`) gets no answer-level section, FAILURE_ANALYSIS.md or
+ * JSON Schemas: those are the project's.
  */
-export function reporters(): { experiment: Reporter[]; shared: Reporter[] } {
+export function reporters(options: { project?: boolean } = {}): { experiment: Reporter[]; shared: Reporter[] } {
+  const experimentSections = [importSection, locomoSection];
+  if (options.project === false) {
+    return {
+      experiment: [chartsReporter, appendixReporter],
+      shared: [createEvaluationReporter({ experimentSections, sections: [] }), htmlReporter],
+    };
+  }
   return {
     experiment: [chartsReporter, appendixReporter],
     shared: [
-      createEvaluationReporter({ experimentSections: [locomoSection], sections: [answersSection] }),
+      createEvaluationReporter({ experimentSections, sections: [answersSection] }),
       failureAnalysisReporter,
       htmlReporter,
       schemasReporter,
@@ -43,9 +53,11 @@ export interface RenderOptions {
   shared?: boolean;
   /** Called before each step (one experiment's statistics, or one reporter) and once at the end. */
   onStep?: (done: number, total: number, step: string) => void;
+  /** The project's own folder (default); false for a user's output folder (see `reporters`). */
+  project?: boolean;
 }
 
-/** Every report file, rendered in memory from recorded results. */
+/** Every report file, rendered in memory from recorded results; paths are relative to `root`. */
 export async function renderReports(
   results: ExperimentResults[],
   root: string,
@@ -56,7 +68,7 @@ export async function renderReports(
   const scoped = options.experiments === undefined ? sorted : sorted.filter((r) => options.experiments!.includes(r.experiment.name));
   // Shared files cover every experiment, so they need every experiment's statistics.
   const needed = shared ? sorted : scoped;
-  const list = reporters();
+  const list = reporters({ project: options.project });
   const reportersToRun = [...list.experiment, ...(shared ? list.shared : [])];
   const total = needed.length + reportersToRun.length;
   let done = 0;
@@ -76,6 +88,7 @@ export async function renderReports(
     summaries: chosen.map((r) => summaries[needed.indexOf(r)]!),
     findings: chosen.map((r) => findings[needed.indexOf(r)]!),
     readExisting,
+    project: options.project ?? true,
   });
 
   const files: OutputFile[] = [];

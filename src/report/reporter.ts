@@ -22,6 +22,8 @@ export interface ReportContext {
   findings?: Findings;
   /** Reads a file that a report embeds or fills in (e.g. the prose of FAILURE_ANALYSIS.md). */
   readExisting(path: string): string | undefined;
+  /** False for a user's output folder (`--out`), whose experiments are not the project's experiments/. */
+  project?: boolean;
 }
 
 /**

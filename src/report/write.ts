@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { writeFileAtomicSync } from "../shared/atomic-write.js";
 import { byCodeUnit } from "../shared/order.js";
 import type { RenderedReports } from "./reporter.js";
@@ -19,7 +19,8 @@ function filesUnder(root: string, folder: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name).slice(root.length).replace(/^[\\/]+/, "").split("\\").join("/"))
+    // Relative to the root however it is spelt ("." or an absolute path).
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split("\\").join("/"))
     .sort(byCodeUnit);
 }
 

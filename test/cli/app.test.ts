@@ -18,6 +18,7 @@ async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: u
     chat: record("chat"),
     record: record("record"),
     bench: record("bench"),
+    convert: record("convert"),
   };
   await buildCli(argv, handlers)
     .exitProcess(false)
@@ -31,7 +32,7 @@ async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: u
 /** The help text of one command, as `recollect <command> --help` prints it. */
 async function helpOf(command: string): Promise<string> {
   const noop = async () => {};
-  const handlers = { experiment: noop, check: noop, merge: noop, demo: noop, chat: noop, record: noop, bench: noop };
+  const handlers = { experiment: noop, check: noop, merge: noop, demo: noop, chat: noop, record: noop, bench: noop, convert: noop };
   let text = "";
   await buildCli([], handlers)
     .exitProcess(false)
@@ -67,6 +68,25 @@ describe("the command line", () => {
     });
   });
 
+  it("passes an output folder to experiment and check", async () => {
+    const [run, check] = [await parse(["experiment", "mine.yaml", "--out", "results-here"]), await parse(["check", "mine.yaml", "--out", "results-here"])];
+    expect(run[0].args).toMatchObject({ files: ["mine.yaml"], out: "results-here" });
+    expect(check[0].args).toMatchObject({ files: ["mine.yaml"], out: "results-here" });
+  });
+
+  it("refuses --out naming a file rather than a folder", async () => {
+    // Rejected while parsing, as yargs does with an option's check (main.ts prints it as one line, exit 2).
+    const error = await parse(["experiment", "--out", "package.json"]).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("--out expects a folder, but package.json is a file");
+  });
+
+  it("converts LoCoMo to the conversation format, optionally keeping some categories", async () => {
+    expect(await parse(["convert", "locomo", "in.json", "out.jsonl.gz", "--categories", "1", "2"])).toEqual([
+      { command: "convert", args: { from: "locomo", input: "in.json", output: "out.jsonl.gz", categories: [1, 2] } },
+    ]);
+    expect((await parseError(["convert", "csv", "in.json", "out.jsonl"])).message).toMatch(/Invalid values:[\s\S]*from/);
+  });
+
   it.each(["0/2", "3/2", "2", "a/b", "1/0"])("refuses --shard %s with one message", async (shard) => {
     expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n, got "${shard}"`);
   });
@@ -92,7 +112,7 @@ describe("the command line", () => {
     const [chat] = await parse(["chat", "--message", "hi"]);
     expect(chat.args).toMatchObject({ seed: false, model: "gemma4:e2b", timeoutMs: 120_000, message: "hi" });
     const [bench] = await parse(["bench", "--sizes", "10", "100"]);
-    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench" });
+    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", conversations: true });
   });
 
   it("shows the help, listing every command, when no command is given", async () => {
@@ -104,11 +124,11 @@ describe("the command line", () => {
       spy.mockRestore();
     }
     const help = written.join("");
-    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench"]) expect(help).toContain(`recollect ${command}`);
+    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench", "convert"]) expect(help).toContain(`recollect ${command}`);
   });
 
   it("describes every positional and option of every command in its help, with README's --no-resume", async () => {
-    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench"]) {
+    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench", "convert"]) {
       const help = await helpOf(command);
       // yargs prints each option or positional as "name  description  [type]" (the description may wrap).
       const entries = help.split("\n").filter((line) => /^\s+(-\w, )?--[\w-]+/.test(line) || /^ {2}\w+ {2,}/.test(line));

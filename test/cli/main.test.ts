@@ -52,12 +52,17 @@ const host = () => double.host;
 
 const experiment = (box: Sandbox, name: string, ...lines: string[]) =>
   box.write(`experiments/${name}.yaml`, [`name: ${name}`, "description: an experiment under test", ...lines].join("\n"));
-/** An experiment over the given scenario files, with everything else valid. */
+/**
+ * An experiment over the given scenario files, named from the sandbox's root, with everything else
+ * valid. Scenario paths are relative to the experiment's folder, and these lie outside it.
+ */
 const over = (box: Sandbox, name: string, ...scenarios: string[]) =>
-  experiment(box, name, `scenarios: [${scenarios.map((s) => JSON.stringify(s)).join(", ")}]`, "ablations: [full, no-touch]", "seeds: [1]");
+  experiment(box, name, `scenarios: [${scenarios.map((s) => JSON.stringify(`../${s}`)).join(", ")}]`, "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1]");
 const validExperiment = (box: Sandbox, name: string, ...lines: string[]) => {
   const keys = new Set(lines.map((l) => l.split(":")[0]));
-  const defaults = ["scenarios: [scenarios/stream-example.yaml]", "ablations: [full, no-touch]", "seeds: [1]"].filter((l) => !keys.has(l.split(":")[0]));
+  const defaults = ["scenarios: [../scenarios/stream-example.yaml]", "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1]"].filter(
+    (l) => !keys.has(l.split(":")[0]),
+  );
   return experiment(box, name, ...defaults, ...lines);
 };
 const scenario = (box: Sandbox, name: string, ...steps: string[]) =>
@@ -154,16 +159,17 @@ const ROWS: Record<string, Row> = {
     says: () => /^experiments\/bad-policy\.yaml: at policy: .*"full"\|"stream"\|"per-kind"\|"pooled"/,
   },
   "an ablation that ranks by embedding, over asks without vectors": {
-    run: (box) => (validExperiment(box, "no-vectors", "scenarios: [scenarios/per-kind-demo.yaml]", "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]"), ["experiment", "experiments/no-vectors.yaml"]),
+    run: (box) => (validExperiment(box, "no-vectors", "scenarios: [../scenarios/per-kind-demo.yaml]", "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]"), ["experiment", "experiments/no-vectors.yaml"]),
     says: () => 'experiments/no-vectors.yaml: at ablations: "emb" ranks by embedding, but ask "which-hotel" of scenario "per-kind-demo" (scenarios/per-kind-demo.yaml) has no embedding to rank with',
   },
   "a scenario file that does not exist": {
-    run: (box) => (validExperiment(box, "missing-scenario", "scenarios: [scenarios/no-such-scenario.yaml]"), ["experiment", "experiments/missing-scenario.yaml"]),
-    says: () => 'experiments/missing-scenario.yaml: at scenarios[0]: scenario file "scenarios/no-such-scenario.yaml" not found',
+    run: (box) => (validExperiment(box, "missing-scenario", "scenarios: [../scenarios/no-such-scenario.yaml]"), ["experiment", "experiments/missing-scenario.yaml"]),
+    says: () =>
+      'experiments/missing-scenario.yaml: at scenarios[0]: scenario file "../scenarios/no-such-scenario.yaml" not found (paths are relative to the experiment file\'s folder, experiments/)',
   },
   "a scenario glob that matches nothing": {
-    run: (box) => (validExperiment(box, "empty-glob", 'scenarios: ["nowhere/*.yaml"]'), ["experiment", "experiments/empty-glob.yaml"]),
-    says: () => 'experiments/empty-glob.yaml: at scenarios[0]: no scenario file matches "nowhere/*.yaml"',
+    run: (box) => (validExperiment(box, "empty-glob", 'scenarios: ["../nowhere/*.yaml"]'), ["experiment", "experiments/empty-glob.yaml"]),
+    says: () => 'experiments/empty-glob.yaml: at scenarios[0]: no scenario file matches "../nowhere/*.yaml" (paths are relative to the experiment file\'s folder, experiments/)',
   },
   "a LoCoMo experiment whose data file is absent": {
     run: (box) => (validExperiment(box, "locomo-absent", "scenarios: []", "dataset: { locomo: {} }"), ["experiment", "experiments/locomo-absent.yaml", "--locomo", "absent.json"]),
@@ -189,7 +195,7 @@ const ROWS: Record<string, Row> = {
   // Scenario files, named in the message rather than the experiment.
   "a directory given as a scenario": {
     run: (box) => (mkdirSync(box.path("scenarios-bad/folder.yaml"), { recursive: true }), over(box, "dir-scenario", "scenarios-bad/folder.yaml"), ["experiment", "experiments/dir-scenario.yaml"]),
-    says: () => "scenarios-bad/folder.yaml: is a directory, not an experiment or scenario file",
+    says: () => 'experiments/dir-scenario.yaml: at scenarios[0]: scenario file "../scenarios-bad/folder.yaml" is a folder, not a file',
   },
   "a scenario file the user may not read": {
     run: (box) => (scenario(box, "secret", ASK), over(box, "secret-scenario", "scenarios-bad/secret.yaml"), ["experiment", "experiments/secret-scenario.yaml"]),
@@ -274,6 +280,15 @@ const ROWS: Record<string, Row> = {
   "an unknown flag": { run: () => ["experiment", "--wrokers", "2"], says: () => "Unknown argument: wrokers" },
   "an unknown command": { run: () => ["experiments"], says: () => "Unknown argument: experiments" },
   "an argument the demo does not take": { run: () => ["demo", "extra"], says: () => "Unknown argument: extra" },
+  "--out that names a file, not a folder": {
+    run: (box) => (box.write("notes.txt", "a file\n"), ["experiment", "--out", "notes.txt"]),
+    says: () => "--out expects a folder, but notes.txt is a file",
+  },
+  "convert from a format it does not know": { run: () => ["convert", "lotr", "in.json", "out.jsonl"], says: () => 'Invalid values: Argument: from, Given: "lotr", Choices: "locomo"' },
+  "convert of a file that is not JSON": {
+    run: (box) => (box.write("in.json", "not json\n"), ["convert", "locomo", "in.json", "out.jsonl"]),
+    says: () => /^in\.json: the LoCoMo data file is not valid JSON \(.*\)$/,
+  },
   "bench --sizes 0": { run: () => ["bench", "--sizes", "0"], says: () => '--sizes expects whole numbers of memories, each at least 1, got "0"' },
   "bench --queries 0": { run: () => ["bench", "--queries", "0"], says: () => '--queries expects a whole number of at least 1, got "0"' },
   "record --seeds 0": { run: () => ["record", "--seeds", "0"], says: () => '--seeds expects a whole number of at least 1, got "0"' },
@@ -449,7 +464,7 @@ describe("a damaged journal of an interrupted run", () => {
 
   beforeAll(async () => {
     const file = validExperiment(box, "resumed");
-    journal = journalFile(".recollect/journal", loadExperiment(file));
+    journal = journalFile(".recollect/journal", await loadExperiment(file));
     // A line that is JSON but not a trial, one that is not JSON, and a whole trial of another run.
     box.write(
       journal,

@@ -16,7 +16,8 @@ export interface TinyOptions {
 
 /**
  * Writes a small experiment (three scenarios, two ablations, three seeds, every kind of variation)
- * into `temp` and returns its path. Scenario paths are absolute, so it loads from any folder.
+ * into `temp` and returns its path. Scenario paths are absolute (outside the experiment's folder,
+ * so it allows that), so it loads from any folder.
  */
 export function writeTinyExperiment(temp: TempDir, options: TinyOptions = {}): string {
   const name = options.name ?? "tiny";
@@ -25,6 +26,7 @@ export function writeTinyExperiment(temp: TempDir, options: TinyOptions = {}): s
     [
       `name: ${name}`,
       "description: a small grid for runner tests",
+      "allowOutside: true",
       "scenarios:",
       ...TINY_SCENARIOS.map((s) => `  - ${JSON.stringify(repoPath(s))}`),
       `ablations: [${(options.ablations ?? ["full", "pooled"]).join(", ")}]`,
@@ -54,6 +56,6 @@ export function resultsOf(experiment: Experiment, trials: Trial[]): ExperimentRe
 }
 
 export async function runTiny(file: string, options: RunOptions = { workers: 1 }): Promise<ExperimentResults> {
-  const experiment = loadExperiment(file);
+  const experiment = await loadExperiment(file);
   return resultsOf(experiment, await runTrials(experiment, options));
 }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { renderConversationBench, runConversationBench } from "../../bench/conversation-bench.js";
 import { renderJson, renderMarkdown } from "../../bench/report.js";
 import { runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
@@ -10,11 +11,12 @@ import type { Log } from "./experiment.js";
  * from run to run, so the output is a local report, not a checked one. The CLI has checked the
  * sizes and the query count.
  */
-export async function benchCommand(args: { sizes: number[]; queries: number; out: string }, log: Log): Promise<void> {
+export async function benchCommand(args: { sizes: number[]; queries: number; out: string; conversations?: boolean }, log: Log): Promise<void> {
   const report = await runBench({ sizes: args.sizes, queries: args.queries }, (line) => log(`bench: ${line}`));
-  const markdown = renderMarkdown(report);
+  const conversations = args.conversations === false ? [] : await runConversationBench((line) => log(`bench: ${line}`));
+  const markdown = renderMarkdown(report) + (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "");
   log(markdown);
   writeFileAtomicSync(join(args.out, "bench.md"), markdown);
-  writeFileAtomicSync(join(args.out, "bench.json"), renderJson(report));
+  writeFileAtomicSync(join(args.out, "bench.json"), conversations.length > 0 ? `${JSON.stringify({ ...report, conversations }, null, 2)}\n` : renderJson(report));
   log(`bench: wrote ${join(args.out, "bench.md")} and ${join(args.out, "bench.json")}`);
 }

@@ -7,60 +7,78 @@ import { describeWrite, orphanReports, staleReports, writeReports } from "../../
 import type { CheckArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { experimentFiles, loadOrSkip, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
 
 /**
- * Re-runs every experiment offline and compares it with results/, then re-renders the reports and
- * compares them with the files on disk. Returns the problems found (empty: all is current).
+ * Re-runs every experiment offline and compares it with its recorded results, then re-renders the
+ * reports of each output folder and compares them with the files on disk. Returns the problems
+ * found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, bar: Progress, root = process.cwd()): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress): Promise<string[]> {
   const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const explicit = args.files.length > 0;
-  const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
+  const outputs = new Map<string, Output>();
+  if (!explicit) {
+    const whole = outputFor(`${EXPERIMENTS_DIR}/any.yaml`, args.out);
+    outputs.set(whole.dir, whole);
+  }
+  const experiments = [];
+  for (const file of experimentFiles(args.files)) {
+    experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
+  }
   // A damaged recorded file is named before any experiment runs (--update re-records it instead).
-  if (!args.update) for (const file of recordedResultFiles()) readResults(file);
-  for (const { file, loaded } of experiments) {
+  if (!args.update) {
+    for (const dir of new Set([...experiments.map((e) => e.output.dir), ...outputs.keys()])) {
+      for (const file of recordedResultFiles(dir)) readResults(file);
+    }
+  }
+  for (const { file, loaded, output } of experiments) {
+    outputs.set(output.dir, output);
     if ("skipped" in loaded) {
       log(`check: SKIPPED ${file}: ${loaded.skipped}`);
       continue;
     }
     const name = loaded.spec.name;
+    const recordedFile = resultsFile(name, output.dir);
     const fresh = await runExperiment(loaded, { workers: args.workers }, bar);
-    const recorded = readRecorded(resultsFile(name), args.update, log);
-    const differences = recorded
-      ? compareResults(recorded, fresh)
-      : [`${name}: no recorded results at ${resultsFile(name)}`];
+    const recorded = readRecorded(recordedFile, args.update, log);
+    const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
     if (differences.length > 0 && args.update) {
-      writeResults(resultsFile(name), fresh);
-      log(`${name}: re-recorded ${resultsFile(name)}`);
+      writeResults(recordedFile, fresh);
+      log(`${name}: re-recorded ${recordedFile}`);
     } else {
       problems.push(...differences);
       log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}`);
     }
   }
-  // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
-  bar.phase("answers", undefined, "", "replaying the recorded answers");
-  const answers = await checkAnswers({ root });
-  problems.push(...answers);
-  log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
-
-  const rendered = await renderRecordedReports(bar, root);
-  if (args.update) {
-    log(describeWrite(writeReports(rendered, root)));
-  } else {
-    const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
-    problems.push(...staleReports(rendered, root).map((path) => `${path} is stale: ${regenerate}`));
-    problems.push(
-      ...orphanReports(rendered, root).map(
-        (path) => `${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
-      ),
-    );
+  for (const output of outputs.values()) {
+    if (output.project) {
+      // The answer-level run replays recorded model calls; with no recordings there is nothing to check.
+      bar.phase("answers", undefined, "", "replaying the recorded answers");
+      const answers = await checkAnswers({ root: output.dir });
+      problems.push(...answers);
+      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
+    }
+    const rendered = await renderRecordedReports(bar, output);
+    const where = output.project ? "" : `${output.dir}/`;
+    if (args.update) {
+      const line = describeWrite(writeReports(rendered, output.dir));
+      log(output.project ? line : line.replace(/^reports:/, `reports in ${output.dir}:`));
+    } else {
+      const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
+      problems.push(...staleReports(rendered, output.dir).map((path) => `${where}${path} is stale: ${regenerate}`));
+      problems.push(
+        ...orphanReports(rendered, output.dir).map(
+          (path) => `${where}${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
+        ),
+      );
+    }
+    problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
   }
-  problems.push(...brokenChartLinks(rendered, root));
   return problems;
 }
 

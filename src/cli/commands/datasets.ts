@@ -1,33 +1,53 @@
 import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { importConversations } from "../../datasets/conversations/index.js";
 import { LOCOMO_SHA256, loadLocomo, toScenarios } from "../../datasets/locomo/index.js";
-import type { DatasetResolver } from "../../harness/experiment/load.js";
+import type { DatasetResolver, DatasetScenarios, ResolvedDataset } from "../../harness/experiment/load.js";
 import { readYaml } from "../../harness/files/load-yaml.js";
 import type { DataArgs } from "../app.js";
 
-/** Imports the datasets experiments name, from the paths the user gave. */
+/** Imports the datasets experiments name: LoCoMo from the path the user gave, a conversation file from the experiment's folder. */
 export function datasetResolver(data: DataArgs): DatasetResolver {
-  return (dataset) => {
-    const { samples, sha256 } = loadLocomo(data.locomo, { expectedSha256: data.acceptLocomoHash ? false : LOCOMO_SHA256 });
-    const { scenarios, stats } = toScenarios(samples, dataset.locomo);
-    return {
-      scenarios: scenarios.map((spec) => ({ spec, origin: `locomo:${spec.name}`, sha256 })),
-      datasets: [
-        {
-          name: "LoCoMo locomo10.json (snap-research/LoCoMo)",
-          sha256,
-          ...(sha256 !== LOCOMO_SHA256 ? { note: "not the pinned version; accepted with --accept-locomo-hash" } : {}),
-        },
-      ],
-      importStats: { ...stats },
-    };
+  return async (dataset) => ("locomo" in dataset ? importLocomo(dataset, data) : importConversationFile(dataset));
+}
+
+function importLocomo(dataset: Extract<ResolvedDataset, { locomo: unknown }>, data: DataArgs): DatasetScenarios {
+  const { samples, sha256 } = loadLocomo(data.locomo, { expectedSha256: data.acceptLocomoHash ? false : LOCOMO_SHA256 });
+  const { scenarios, stats, conversion } = toScenarios(samples, dataset.locomo);
+  return {
+    scenarios: scenarios.map((spec) => ({ spec, origin: `locomo:${spec.name}`, sha256 })),
+    datasets: [
+      {
+        name: "LoCoMo locomo10.json (snap-research/LoCoMo)",
+        sha256,
+        ...(sha256 !== LOCOMO_SHA256 ? { note: "not the pinned version; accepted with --accept-locomo-hash" } : {}),
+      },
+    ],
+    importStats: { ...stats, locomo: conversion },
+  };
+}
+
+async function importConversationFile(dataset: Extract<ResolvedDataset, { format: "conversations" }>): Promise<DatasetScenarios> {
+  const { scenarios, stats, sha256 } = await importConversations(dataset.file, {
+    categories: dataset.categories,
+    observations: dataset.observations,
+  });
+  return {
+    scenarios: scenarios.map((spec) => ({ spec, origin: `${dataset.file} (conversation ${spec.name})`, sha256 })),
+    datasets: [{ name: `${dataset.recorded} (conversation JSON Lines)`, sha256, path: dataset.recorded }],
+    importStats: { ...stats },
   };
 }
 
 /** Why an experiment cannot run here because its data file is absent, or undefined when it can. */
 export function missingDataset(file: string, data: DataArgs): string | undefined {
-  const raw = readYaml(file) as { dataset?: { locomo?: unknown } } | null;
+  const raw = readYaml(file) as { dataset?: { locomo?: unknown; path?: unknown } } | null;
   if (raw?.dataset?.locomo !== undefined && !existsSync(data.locomo)) {
     return `the LoCoMo data file ${data.locomo} is absent (get locomo10.json from the public snap-research/LoCoMo repository and pass --locomo PATH)`;
+  }
+  const path = raw?.dataset?.path;
+  if (typeof path === "string" && !existsSync(isAbsolute(path) ? path : join(dirname(file), path))) {
+    return `its data file ${path} is absent`;
   }
   return undefined;
 }

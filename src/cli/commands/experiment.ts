@@ -7,7 +7,19 @@ import { plural } from "../../shared/errors.js";
 import type { ExperimentArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { markShard } from "./merge.js";
-import { experimentFiles, JOURNAL_DIR, loadOrSkip, RESULTS_DIR, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import {
+  EXPERIMENTS_DIR,
+  experimentFiles,
+  importLine,
+  JOURNAL_DIR,
+  loadOrSkip,
+  type Output,
+  outputFor,
+  recordedResultFiles,
+  RESULTS_DIR,
+  resultsFile,
+  runExperiment,
+} from "./pipeline.js";
 import { renderRecordedReports, sharedReportsExist } from "./reports.js";
 
 export type Log = (line: string) => void;
@@ -15,45 +27,69 @@ export type Log = (line: string) => void;
 /** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
 const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
 
+/** An output folder and what this run did to it. */
+interface Touched {
+  output: Output;
+  ran: string[];
+  changed: boolean;
+}
+
 /**
- * Runs experiments, records their results, then regenerates the reports from results/. A run of
- * named experiments regenerates their own charts, and the files that cover every experiment
- * (EVALUATION.md, the HTML report) only when its results changed or those files are missing.
+ * Runs experiments, records their results, then regenerates the reports of each output folder
+ * from the results recorded there (see pipeline.ts for where that is). A run of named experiments
+ * regenerates their own charts, and the files that cover every experiment (EVALUATION.md, the HTML
+ * report) only when its results changed or those files are missing.
  */
-export async function experimentCommand(args: ExperimentArgs, bar: Progress, root = process.cwd(), warn: Log = warnOnStderr): Promise<void> {
+export async function experimentCommand(args: ExperimentArgs, bar: Progress, warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
-  // Load (and so validate) every file before running any, so a bad file costs no run time and
-  // writes nothing: the experiments, and the recorded results the reports are rendered from.
-  const experiments = experimentFiles(args.files).map((file) => ({ file, loaded: loadOrSkip(file, args, explicit) }));
-  for (const file of recordedResultFiles()) readResults(file);
-  const ran: string[] = [];
-  let changed = false;
-  for (const { file, loaded } of experiments) {
+  // Load (and so validate) every file before running any, so a bad file costs no run time.
+  const experiments = [];
+  for (const file of experimentFiles(args.files)) {
+    experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
+  }
+  const touched = new Map<string, Touched>();
+  const touch = (output: Output) => touched.get(output.dir) ?? touched.set(output.dir, { output, ran: [], changed: false }).get(output.dir)!;
+  // A run of the whole project refreshes its reports even when every experiment was skipped.
+  if (!explicit) touch(outputFor(`${EXPERIMENTS_DIR}/any.yaml`, args.out));
+  // The recorded results the reports are rendered from, read now: a damaged one is named before
+  // any run, and nothing is written.
+  for (const dir of new Set([...experiments.map((e) => e.output.dir), ...touched.keys()])) {
+    for (const file of recordedResultFiles(dir)) readResults(file);
+  }
+  for (const { file, loaded, output } of experiments) {
     if ("skipped" in loaded) {
       bar.log(`skipped ${file}: ${loaded.skipped}`);
       continue;
     }
+    const imported = importLine(loaded);
+    if (imported) bar.log(imported);
+    const journalDir = join(output.dir, JOURNAL_DIR);
     const results = await runExperiment(
       loaded,
-      { workers: args.workers, journalDir: args.resume ? JOURNAL_DIR : undefined, shard: args.shard, onWarning: warn },
+      { workers: args.workers, journalDir: args.resume ? journalDir : undefined, shard: args.shard, onWarning: warn },
       bar,
     );
     if (args.shard) {
-      const out = join(RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
+      const out = join(output.dir, RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
       writeFileAtomicSync(out, serialiseResults(markShard(results, args.shard)));
-      removeJournal(JOURNAL_DIR, loaded, args.shard);
+      removeJournal(journalDir, loaded, args.shard);
       bar.log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
       continue;
     }
-    const outcome = writeResults(resultsFile(loaded.spec.name), results);
-    removeJournal(JOURNAL_DIR, loaded);
-    ran.push(loaded.spec.name);
-    changed ||= outcome === "written";
-    bar.log(`${loaded.spec.name}: ${plural(results.trials.length, "trial")} in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${resultsFile(loaded.spec.name)} ${outcome}`);
+    const recordedFile = resultsFile(loaded.spec.name, output.dir);
+    const outcome = writeResults(recordedFile, results);
+    removeJournal(journalDir, loaded);
+    const state = touch(output);
+    state.ran.push(loaded.spec.name);
+    state.changed ||= outcome === "written";
+    bar.log(`${loaded.spec.name}: ${plural(results.trials.length, "trial")} in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${recordedFile} ${outcome}`);
   }
   if (args.shard) return;
-  const shared = !explicit || changed || !sharedReportsExist(root);
-  const rendered = await renderRecordedReports(bar, root, { experiments: explicit ? ran : undefined, shared });
-  bar.log(describeWrite(writeReports(rendered, root)));
-  if (!shared) bar.log("reports: EVALUATION.md and the HTML report left as they are: the results they show did not change");
+  for (const { output, ran, changed } of touched.values()) {
+    const shared = !explicit || changed || !sharedReportsExist(output.dir);
+    const rendered = await renderRecordedReports(bar, output, { experiments: explicit ? ran : undefined, shared });
+    const line = describeWrite(writeReports(rendered, output.dir));
+    bar.log(output.project ? line : line.replace(/^reports:/, `reports in ${output.dir}:`));
+    if (!shared) bar.log("reports: EVALUATION.md and the HTML report left as they are: the results they show did not change");
+  }
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { globSync } from "tinyglobby";
+import { importStatsSchema, repairSummary } from "../../datasets/conversations/index.js";
 import { loadGemmaTokenizer } from "../../memory/index.js";
 import { type Experiment, loadExperiment } from "../../harness/experiment/load.js";
 import { buildManifest } from "../../harness/results/manifest.js";
@@ -11,20 +12,47 @@ import type { DataArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
+export const EXPERIMENTS_DIR = "experiments";
 export const RESULTS_DIR = "results";
 export const JOURNAL_DIR = ".recollect/journal";
-export const resultsFile = (name: string) => join(RESULTS_DIR, `${name}.json`);
+/** Where a user's experiment writes when no --out is given: this folder beside the experiment file. */
+export const USER_OUTPUT_DIR = "recollect-out";
+
+/**
+ * Where an experiment's results, reports and EVALUATION.md go. The project's own experiments
+ * (experiments/*.yaml of the working folder) write into the project, as `npm run check`
+ * expects; any other experiment writes under --out, or recollect-out/ beside its file, so running
+ * a user's experiment never touches the project's files.
+ */
+export interface Output {
+  /** The folder results/, reports/ and EVALUATION.md are written under. */
+  dir: string;
+  /** The working folder's own layout: its JSON Schemas and FAILURE_ANALYSIS.md are kept current too. */
+  project: boolean;
+}
+
+export function isProjectExperiment(file: string, cwd = process.cwd()): boolean {
+  return resolve(dirname(file)) === resolve(cwd, EXPERIMENTS_DIR);
+}
+
+/** The output folder of `file`, as a path from the working folder `cwd`. */
+export function outputFor(file: string, out: string | undefined, cwd = process.cwd()): Output {
+  const dir = out ?? (isProjectExperiment(file, cwd) ? "." : join(dirname(file), USER_OUTPUT_DIR));
+  return { dir, project: resolve(cwd, dir) === resolve(cwd) };
+}
+
+export const resultsFile = (name: string, dir = ".") => join(dir, RESULTS_DIR, `${name}.json`);
 
 /** The experiment files a command works on: those named, or every file in experiments/. */
 export function experimentFiles(files: string[]): string[] {
-  return files.length > 0 ? files : globSync("experiments/*.yaml").sort();
+  return files.length > 0 ? files : globSync(`${EXPERIMENTS_DIR}/*.yaml`).sort();
 }
 
 /**
  * Loads an experiment, or says why it must be skipped: with no files named, an experiment whose
  * dataset is absent is skipped with a message; named explicitly, the missing data is an error.
  */
-export function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Experiment | { skipped: string } {
+export async function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Promise<Experiment | { skipped: string }> {
   if (!explicit) {
     const reason = missingDataset(file, data);
     if (reason) return { skipped: reason };
@@ -32,13 +60,35 @@ export function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Exp
   return loadExperiment(file, datasetResolver(data));
 }
 
+/** One line on what a dataset import read and repaired, or nothing for an experiment without one. */
+export function importLine(experiment: Experiment): string | undefined {
+  const stats = importStatsSchema.safeParse(experiment.importStats);
+  if (!stats.success) return undefined;
+  const s = stats.data;
+  return (
+    `${experiment.spec.name}: imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
+    `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`
+  );
+}
+
+/**
+ * The experiment file as results record it: relative to the project for the project's own
+ * experiments, otherwise its name alone, so results never carry a machine's folders.
+ */
+export function recordedExperimentFile(file: string, cwd = process.cwd()): string {
+  return isProjectExperiment(file, cwd) ? relative(cwd, resolve(file)).split("\\").join("/") : basename(file);
+}
+
 /** Runs an experiment's trials, reporting them on `bar` as a phase named after the experiment. */
 export async function runExperiment(experiment: Experiment, options: RunOptions, bar: Progress): Promise<ExperimentResults> {
   const started = performance.now();
-  bar.phase(experiment.spec.name, undefined, "trials", "starting workers");
+  bar.phase(experiment.spec.name, undefined, "trials", "counting tokens");
+  // Loaded first: the run prices every memory line once, in this thread, before the workers start.
+  const tokenizer = await loadGemmaTokenizer();
   let before: number | undefined;
   const trials = await runTrials(experiment, {
     ...options,
+    tokenizer,
     onProgress: (done, total) => {
       // Until a trial of this run finishes, the workers are still starting.
       before ??= done;
@@ -46,16 +96,16 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
     },
   });
   bar.update(trials.length, "recording the manifest");
-  const tokenizer = await loadGemmaTokenizer();
   const manifest = buildManifest({
     tokenizerSha256: tokenizer.sha256,
     datasets: experiment.datasets,
     experimentHash: experiment.hash,
     wallTimeMs: performance.now() - started,
   });
-  return buildResults(experiment, trials, manifest);
+  return buildResults(experiment, trials, manifest, recordedExperimentFile(experiment.file));
 }
 
-export function recordedResultFiles(): string[] {
-  return existsSync(RESULTS_DIR) ? globSync(`${RESULTS_DIR}/*.json`).sort() : [];
+export function recordedResultFiles(dir = "."): string[] {
+  const folder = join(dir, RESULTS_DIR);
+  return existsSync(folder) ? globSync("*.json", { cwd: folder }).sort().map((file) => join(folder, file)) : [];
 }

@@ -53,5 +53,5 @@ export async function recordCommand(args: RecordArgs, bar: Progress, options: Re
   );
   log(`answers: importance rated ${plural(results.importance.rated, "time")}, ${results.importance.fallbacks} fell back to the default`);
 
-  log(describeWrite(writeReports(await renderRecordedReports(bar, root), root)));
+  log(describeWrite(writeReports(await renderRecordedReports(bar, { dir: root, project: true }), root)));
 }

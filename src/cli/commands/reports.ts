@@ -4,7 +4,7 @@ import { readResults } from "../../harness/results/io.js";
 import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
 import type { RenderedReports } from "../../report/reporter.js";
 import type { Progress } from "../progress.js";
-import { recordedResultFiles, resultsFile } from "./pipeline.js";
+import { type Output, recordedResultFiles, resultsFile } from "./pipeline.js";
 
 export interface ReportScope {
   /** Render only these experiments' own files (default: every experiment's). */
@@ -19,15 +19,16 @@ export function sharedReportsExist(root: string): boolean {
 }
 
 /**
- * Renders the reports from every recorded results file as a phase of its own on `bar`: one step
- * per experiment's statistics and per reporter.
+ * Renders the reports of an output folder from every results file recorded there, as a phase of
+ * its own on `bar`: one step per experiment's statistics and per reporter.
  */
-export async function renderRecordedReports(bar: Progress, root: string, scope: ReportScope = {}): Promise<RenderedReports> {
-  bar.phase("reports", undefined, "steps", "reading results");
+export async function renderRecordedReports(bar: Progress, output: Output, scope: ReportScope = {}): Promise<RenderedReports> {
+  bar.phase(output.project ? "reports" : `reports in ${output.dir}`, undefined, "steps", "reading results");
   // Without the shared files, only the named experiments' results are needed.
-  const files = scope.shared === false && scope.experiments ? scope.experiments.map(resultsFile) : recordedResultFiles();
+  const files =
+    scope.shared === false && scope.experiments ? scope.experiments.map((name) => resultsFile(name, output.dir)) : recordedResultFiles(output.dir);
   const recorded = files.map((file) => readResults(file)!);
   // Loaded here rather than with the command: Vega and the fonts take seconds to load on a busy machine.
   const { renderReports } = await import("../../report/render.js");
-  return renderReports(recorded, root, { ...scope, onStep: (done, total, step) => bar.update(done, step, total) });
+  return renderReports(recorded, output.dir, { ...scope, project: output.project, onStep: (done, total, step) => bar.update(done, step, total) });
 }

@@ -1,4 +1,4 @@
-/** The LoCoMo importer: read the public benchmark file and turn each conversation into a scenario. */
+/** LoCoMo: read the public benchmark file and convert each sample to the conversation format. */
 export {
   categoryLabel,
   DEFAULT_LOCOMO_CATEGORIES,
@@ -8,7 +8,7 @@ export {
   type LocomoCategoryId,
 } from "./categories.js";
 export { LOCOMO_DATE_EXAMPLE, parseLocomoDate } from "./dates.js";
-export { canonicalDiaId, normaliseEvidence, type NormalisedEvidence } from "./evidence.js";
+export { canonicalDiaId, evidencePieces } from "./evidence.js";
 export { DEFAULT_LOCOMO_PATH, loadLocomo, parseLocomo, type LoadedLocomo, type LoadLocomoOptions } from "./load.js";
 export { LOCOMO_COMMIT, LOCOMO_SHA256 } from "./messages.js";
 export {
@@ -20,10 +20,12 @@ export {
   type LocomoTurn,
 } from "./schema.js";
 export {
+  emptyConversionStats,
   LOCOMO_ADVERSARIAL_ANSWERS,
-  toScenarios,
-  turnText,
-  type LocomoImportStats,
-  type LocomoScenarios,
-  type ToScenariosOptions,
-} from "./to-scenarios.js";
+  locomoConversationId,
+  type LocomoConversionStats,
+  locomoConversionStatsSchema,
+  locomoToConversation,
+  locomoTurnText,
+} from "./to-conversations.js";
+export { chosenCategories, LOCOMO_CREDIT, type LocomoScenarios, toScenarios, type ToScenariosOptions } from "./to-scenarios.js";

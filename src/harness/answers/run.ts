@@ -52,7 +52,7 @@ export async function runAnswerEvaluation(options: AnswerRunOptions): Promise<An
   const recorded = options.mode === "replay" ? recordedCalls(recordingsFile, spec.recordings) : undefined;
   const model = recorded?.model ?? requireModel(options.model);
 
-  const experiment = loadExperiment(answerPath(root, spec.experiment));
+  const experiment = await loadExperiment(answerPath(root, spec.experiment));
   if (!recorded && spec.seeds > experiment.spec.seeds.length) {
     throw userError(`the answer-level run asks for ${spec.seeds} seeds, but ${spec.experiment} lists only ${experiment.spec.seeds.length}`);
   }

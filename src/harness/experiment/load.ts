@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
-import { globSync, isDynamicPattern } from "tinyglobby";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { PRESETS } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
 import { usesEmbedding } from "../../model/chat-loop.js";
@@ -12,7 +11,8 @@ import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
 import { policySchema } from "../policy/schema.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
-import { experimentSchema, type ExperimentSpec } from "./schema.js";
+import { ExperimentPaths } from "./paths.js";
+import { type DatasetSpec, experimentSchema, type ExperimentSpec } from "./schema.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export interface ResolvedAblation {
@@ -24,15 +24,25 @@ export interface ResolvedAblation {
   policy: RetrievalPolicy;
 }
 
-/** Scenarios that come from a public dataset rather than files, with the data's hash. */
+/** Scenarios that come from a dataset rather than files, with the data's hash. */
 export interface DatasetScenarios {
   scenarios: Scenario[];
-  datasets: { name: string; sha256: string; note?: string }[];
+  datasets: { name: string; sha256: string; note?: string; path?: string }[];
   importStats?: Record<string, unknown>;
 }
 
+/** A dataset as the experiment names it, with its file (if it names one) found. */
+export type ResolvedDataset =
+  | Extract<DatasetSpec, { locomo: unknown }>
+  | (Extract<DatasetSpec, { format: "conversations" }> & {
+      /** The file, as a path usable from the working folder. */
+      file: string;
+      /** The file relative to the experiment's folder, as the manifest records it. */
+      recorded: string;
+    });
+
 /** Imports a dataset named in an experiment; injected so the harness does not depend on importers. */
-export type DatasetResolver = (dataset: NonNullable<ExperimentSpec["dataset"]>, experimentFile: string) => DatasetScenarios;
+export type DatasetResolver = (dataset: ResolvedDataset, experimentFile: string) => Promise<DatasetScenarios>;
 
 export interface Experiment {
   spec: ExperimentSpec;
@@ -72,14 +82,10 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
   return [baseline, ...resolved.filter((a) => a !== baseline)];
 }
 
-function resolveScenarioFiles(file: string, patterns: string[]): string[] {
+function resolveScenarioFiles(paths: ExperimentPaths, patterns: string[]): string[] {
   const files: string[] = [];
   patterns.forEach((pattern, i) => {
-    // An absolute pattern gives absolute paths, so messages name files as the experiment does.
-    const matches = isDynamicPattern(pattern) ? globSync(pattern, { onlyFiles: true, absolute: isAbsolute(pattern) }).sort() : [pattern];
-    if (matches.length === 0) throw fileError(file, `at scenarios[${i}]: no scenario file matches "${pattern}"`);
-    for (const match of matches) {
-      if (!existsSync(match)) throw fileError(file, `at scenarios[${i}]: scenario file "${match}" not found`);
+    for (const match of paths.files(pattern, `scenarios[${i}]`, "scenario file")) {
       // The same file may be named twice in different spellings ("./a.yaml" and a glob's "a.yaml").
       if (!files.some((f) => resolve(f) === resolve(match))) files.push(match);
     }
@@ -102,18 +108,29 @@ function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios:
   }
 }
 
-export function loadExperiment(file: string, resolveDataset?: DatasetResolver): Experiment {
+/** The experiment's dataset with its file found, relative to the experiment's folder. */
+export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedDataset | undefined {
+  const dataset = spec.dataset;
+  if (dataset === undefined || "locomo" in dataset) return dataset;
+  const paths = new ExperimentPaths(file, spec.allowOutside);
+  const found = paths.file(dataset.path, "dataset.path", "data file");
+  return { ...dataset, file: found, recorded: paths.recorded(found) };
+}
+
+export async function loadExperiment(file: string, importDataset?: DatasetResolver): Promise<Experiment> {
   const spec = loadYaml(file, experimentSchema);
   const base = applyPatch(PRESETS[spec.policy], spec.policyPatch);
   validate(`${file} (policy)`, policySchema, base);
   const ablations = resolveAblations(file, spec, base);
 
-  const scenarios = resolveScenarioFiles(file, spec.scenarios).map(loadScenario);
+  const paths = new ExperimentPaths(file, spec.allowOutside);
+  const dataset = resolveDataset(file, spec);
+  const scenarios = resolveScenarioFiles(paths, spec.scenarios).map(loadScenario);
   let datasets: DatasetScenarios["datasets"] = [];
   let importStats: Record<string, unknown> | undefined;
-  if (spec.dataset) {
-    if (!resolveDataset) throw fileError(file, "at dataset: this command cannot import datasets");
-    const imported = resolveDataset(spec.dataset, file);
+  if (dataset) {
+    if (!importDataset) throw fileError(file, "at dataset: this command cannot import datasets");
+    const imported = await importDataset(dataset, file);
     scenarios.push(...imported.scenarios);
     datasets = imported.datasets;
     importStats = imported.importStats;

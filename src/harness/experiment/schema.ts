@@ -39,14 +39,32 @@ const locomoSourceSchema = z
   })
   .strict();
 
+/** A conversation JSON Lines file (see schemas/conversation.schema.json): any benchmark, or your own data. */
+export const conversationsSourceSchema = z
+  .object({
+    format: z.literal("conversations"),
+    /** The .jsonl or .jsonl.gz file, relative to the experiment file's folder. */
+    path: z.string().min(1),
+    /** Ask only the questions of these categories (default: every question). */
+    categories: z.array(z.string().min(1)).min(1).optional(),
+    /** Import each session's observations as semantic memories linked to their source turns. */
+    observations: z.boolean().default(true),
+  })
+  .strict();
+
+export const datasetSchema = z.union([z.object({ locomo: locomoSourceSchema }).strict(), conversationsSourceSchema]);
+export type DatasetSpec = z.output<typeof datasetSchema>;
+
 export const experimentSchema = z
   .object({
     name: nameSchema,
     description: z.string().min(1),
-    /** Scenario files or globs, relative to the repository root. */
+    /** Scenario files or globs, relative to the experiment file's folder. */
     scenarios: z.array(z.string().min(1)).default([]),
-    /** A public benchmark to import instead of (or beside) scenario files. */
-    dataset: z.object({ locomo: locomoSourceSchema }).strict().optional(),
+    /** A benchmark to import instead of (or beside) scenario files. */
+    dataset: datasetSchema.optional(),
+    /** Let scenario and dataset paths reach outside the experiment file's folder. */
+    allowOutside: z.boolean().default(false),
     /** The preset the ablations patch. */
     policy: z.enum(PRESET_NAMES).default("full"),
     /** Applied to the preset before any ablation. */

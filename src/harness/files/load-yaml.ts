@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { type Document, isScalar, parseDocument } from "yaml";
 import type { z } from "zod";
 import { fileError } from "../../shared/errors.js";
 import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
@@ -18,6 +18,10 @@ const MAX_YAML_ALIASES = 100;
 
 /** Reads a YAML file, or fails with one message naming the file and what is wrong with it. */
 export function readYaml(file: string): unknown {
+  return toJS(readYamlDocument(file), file);
+}
+
+function readYamlDocument(file: string): Document {
   const text = readTextFile(file, { maxBytes: SIZE_LIMITS.yaml, what: "experiment or scenario file" });
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -28,6 +32,11 @@ export function readYaml(file: string): unknown {
     throw fileError(file, `malformed YAML${where}: ${problem}`);
   }
   if (document.contents === null) throw fileError(file, "holds no YAML document (only comments or blank lines)");
+  return document;
+}
+
+/** The document as plain data, its aliases expanded no further than MAX_YAML_ALIASES each. */
+function toJS(document: Document, file: string): unknown {
   try {
     return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (error) {
@@ -39,13 +48,58 @@ export function readYaml(file: string): unknown {
   }
 }
 
+/** How a value at a path was written in the file, when that is known (YAML keeps its source text). */
+export type SourceText = (path: readonly PropertyKey[]) => string | undefined;
+
 /** Validates data read from `file` against a schema; the first issue names its path and expectation. */
-export function validate<S extends z.ZodType>(file: string, schema: S, data: unknown): z.output<S> {
+export function validate<S extends z.ZodType>(file: string, schema: S, data: unknown, sourceText?: SourceText): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
-  throw fileError(file, `at ${formatPath(issue.path)}: ${describeIssue(issue)}${more}`);
+  const problem = notAString(issue, data, sourceText) ?? describeIssue(issue);
+  throw fileError(file, `at ${formatPath(issue.path)}: ${problem}${more}`);
+}
+
+/**
+ * A string field that received a number or a boolean is almost always an unquoted value: YAML
+ * reads `id: 191e1832` as 1.91 × 10^1837, which is Infinity. Say so, and show the quoted form.
+ */
+function notAString(issue: z.core.$ZodIssue, data: unknown, sourceText?: SourceText): string | undefined {
+  if (issue.code !== "invalid_type" || issue.expected !== "string") return undefined;
+  const path = pathInData(data, issue.path);
+  const value = valueAt(data, path);
+  if (typeof value !== "number" && typeof value !== "boolean") return undefined;
+  const source = sourceText?.(path);
+  const written = source ?? String(value);
+  const key = issue.path.at(-1);
+  const quoted = `${typeof key === "string" ? `${key}: ` : ""}${JSON.stringify(written)}`;
+  const read = source === undefined ? `got the ${typeof value} ${written}` : `YAML reads ${written} as the ${typeof value} ${String(value)}`;
+  return `expected a string, but ${read}; quote it to keep it as text: ${quoted}`;
+}
+
+/**
+ * The path as it is in the file: a schema may read a single item as a list of one (a step's
+ * `remember`), so an index into something that is not a list is left out.
+ */
+function pathInData(data: unknown, path: readonly PropertyKey[]): PropertyKey[] {
+  const inData: PropertyKey[] = [];
+  let value = data;
+  for (const key of path) {
+    if (typeof key === "number" && !Array.isArray(value)) continue;
+    inData.push(key);
+    value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return inData;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -61,5 +115,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 export function loadYaml<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  return validate(file, schema, readYaml(file));
+  const document = readYamlDocument(file);
+  const sourceText: SourceText = (path) => {
+    const node = document.getIn(path as unknown[], true);
+    return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
+  };
+  return validate(file, schema, toJS(document, file), sourceText);
 }

@@ -36,13 +36,14 @@ function askInfo(spec: ScenarioSpec): AskInfo[] {
   return asks;
 }
 
-export function buildResults(experiment: Experiment, trials: Trial[], manifest: Manifest): ExperimentResults {
+/** `file` is the experiment file as the results should name it (see ExperimentInfo.file). */
+export function buildResults(experiment: Experiment, trials: Trial[], manifest: Manifest, file = experiment.file): ExperimentResults {
   const { spec } = experiment;
   return {
     format: RESULTS_FORMAT,
     experiment: {
       name: spec.name,
-      file: experiment.file,
+      file,
       description: spec.description.trim(),
       baseline: spec.baseline,
       ablations: experiment.ablations.map((a) => ({

@@ -96,7 +96,7 @@ export const storedResultsSchema = z.object({
     node: z.string(),
     packages: z.record(z.string(), z.string()),
     tokenizerSha256: z.string(),
-    datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional() })),
+    datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional(), path: z.string().optional() })),
     experimentHash: z.string(),
     wallTimeMs: z.number(),
     shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),

@@ -24,8 +24,8 @@ export interface Manifest {
   /** Exact versions of the packages that shape results. */
   packages: Record<string, string>;
   tokenizerSha256: string;
-  /** Data files read by the experiment, by public name. */
-  datasets: { name: string; sha256: string; note?: string }[];
+  /** Data files read by the experiment, by public name; a file the experiment names has its path relative to the experiment file. */
+  datasets: { name: string; sha256: string; note?: string; path?: string }[];
   /** sha256 of the experiment file and every scenario it ran. */
   experimentHash: string;
   /** Wall time of the recording run; informational only. */
@@ -62,7 +62,7 @@ export interface ScenarioInfo {
 
 export interface ExperimentInfo {
   name: string;
-  /** Path of the experiment file, relative to the repository root. */
+  /** The experiment file: relative to the project for its own experiments, else the file's name alone. */
   file: string;
   description: string;
   baseline: string;

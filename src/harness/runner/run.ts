@@ -2,12 +2,16 @@ import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Tinypool from "tinypool";
+import { loadGemmaTokenizer } from "../../memory/index.js";
+import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { Experiment } from "../experiment/load.js";
 import type { Trial } from "../results/types.js";
 import { codeVersion } from "./code-version.js";
 import { Journal, trialKey } from "./journal.js";
+import { packScenarios, ScenarioCache, type ScenarioRef } from "./pack.js";
+import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
-import runTrialTask, { type TrialOutcome } from "./worker.js";
+import { runTrialTask, type TrialOutcome, type TrialTask } from "./worker.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
@@ -21,6 +25,8 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, trial: Trial | undefined) => void;
   /** Told about journal lines that are skipped because they are damaged; the run goes on. */
   onWarning?: (message: string) => void;
+  /** Prices memory lines; the pinned Gemma tokenizer by default. Each distinct line is counted once per run. */
+  tokenizer?: TokenCounter;
 }
 
 /** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
@@ -82,7 +88,6 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   }
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;
-  options.onProgress?.(finished, inputs.length, undefined);
 
   const complete = (trial: Trial) => {
     journal?.append(trial);
@@ -90,9 +95,13 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
     options.onProgress?.(++finished, inputs.length, trial);
   };
 
+  const refs = await packPending(pending, options.tokenizer);
+  options.onProgress?.(finished, inputs.length, undefined);
+  const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
   const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), pending.length));
   if (workers <= 1) {
-    for (const input of pending) complete(trialOf(await runTrialTask(input)));
+    const cache = new ScenarioCache();
+    for (const input of pending) complete(runTrialTask(task(input), cache));
   } else {
     const pool = new Tinypool({
       filename: new URL("./worker-entry.mjs", import.meta.url).href,
@@ -100,7 +109,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
       maxThreads: workers,
     });
     try {
-      await Promise.all(pending.map((input) => pool.run(input).then((outcome: TrialOutcome) => complete(trialOf(outcome)))));
+      await Promise.all(pending.map((input) => pool.run(task(input)).then((outcome: TrialOutcome) => complete(trialOf(outcome)))));
     } finally {
       await pool.destroy();
     }
@@ -120,4 +129,20 @@ function trialOf(outcome: TrialOutcome): Trial {
 function askIdsMatch(trial: Trial, input: TrialInput): boolean {
   const expected = input.scenario.steps.flatMap((step) => (step.ask ? [step.ask.id] : []));
   return trial.asks.length === expected.length && trial.asks.every((a, i) => a.ask === expected[i]);
+}
+
+/**
+ * The scenarios that still have trials to run, packed for the workers with their lines' token
+ * counts. Counting happens here, once per distinct line for the whole run, rather than in each
+ * worker for each trial.
+ */
+async function packPending(pending: TrialInput[], tokenizer?: TokenCounter): Promise<Map<string, ScenarioRef>> {
+  if (pending.length === 0) return new Map();
+  const entries = new Map<string, { spec: TrialInput["scenario"]; writeBack: boolean }>();
+  for (const input of pending) {
+    const entry = entries.get(input.scenario.name) ?? { spec: input.scenario, writeBack: false };
+    entry.writeBack ||= input.policy.writeBack;
+    entries.set(input.scenario.name, entry);
+  }
+  return packScenarios([...entries.values()], memoisedCounter(tokenizer ?? (await loadGemmaTokenizer())));
 }

@@ -1,7 +1,9 @@
-import type { LocomoImportStats } from "../../datasets/locomo/index.js";
+import { z } from "zod";
+import { importStatsSchema } from "../../datasets/conversations/index.js";
+import { locomoConversionStatsSchema } from "../../datasets/locomo/index.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code, escapeMarkdown } from "./escape.js";
+import { code } from "./escape.js";
 import { formatInterval, formatSigned, formatUnits } from "./format.js";
 import { markdownTable } from "./table.js";
 
@@ -26,25 +28,25 @@ const REFERENCE = {
 /** The ablation that matches the reference's method: BM25 relevance alone. */
 const REFERENCE_ABLATION = "relevance-only-bm25";
 
+const recordedStats = importStatsSchema.extend({ locomo: locomoConversionStatsSchema });
+
 const isLocomo = ({ results }: ExperimentView) => results.manifest.datasets.some((d) => d.name.startsWith("LoCoMo"));
 
 /** A LoCoMo experiment's own section: what was imported, and the comparison with the published reference. */
 export function locomoSection(_context: unknown, view: ExperimentView): string {
   if (!isLocomo(view)) return "";
   const { results, summary } = view;
-  const stats = results.experiment.importStats as LocomoImportStats | undefined;
+  const parsed = recordedStats.safeParse(results.experiment.importStats);
+  const stats = parsed.success ? parsed.data : undefined;
   const out: string[] = ["### LoCoMo", ""];
   if (stats) {
-    const inFile = Object.values(stats.questionsByCategory).reduce((a, b) => a + b, 0);
+    const c = stats.locomo;
     out.push(
-      `Imported: ${stats.conversations} conversations, ${stats.sessions} sessions, ${stats.turns} turns (episodic memories) ` +
-        `and ${stats.observations} observations (semantic memories linked to their turns). ` +
-        `The file holds ${inFile} questions in the chosen categories ` +
-        `(${Object.entries(stats.questionsByCategory).map(([c, n]) => `${escapeMarkdown(c)}: ${n}`).join(", ")}); ` +
-        `${stats.questionsAsked} have at least one valid evidence turn and are asked ` +
-        `(${Object.entries(stats.questionsAskedByCategory).map(([c, n]) => `${escapeMarkdown(c)}: ${n}`).join(", ")}), ` +
-        `${stats.questionsWithoutEvidence} have none. ${stats.evidenceIdsDropped} evidence ids matched no turn even after ` +
-        `repair (splitting on ";" and stripping leading zeros) and were dropped: ${stats.droppedExamples.map(escapeMarkdown).join("; ")}.`,
+      "Each sample of locomo10.json is converted to the conversation format, then imported like any conversation file " +
+        `(see the import table above). Converting rewrote ${c.evidenceRewritten} malformed evidence strings (several ids in one ` +
+        `string, split on ";", "," and spaces, or zero-padded ids such as "D30:05"), dropped ${c.evidenceNotIds} evidence ` +
+        `pieces that are not ids, kept ${c.duplicateTurnIds} repeated turn ids under suffixed ids, and dropped ` +
+        `${c.observationsWithoutSession} observations of sessions that have no turns.`,
       "",
     );
   }
@@ -71,7 +73,7 @@ export function locomoSection(_context: unknown, view: ExperimentView): string {
       ),
       "",
       `Why the figures differ: the reference scored ${REFERENCE.questions} questions; this import asks ` +
-        `${stats?.questionsAsked ?? "its"} because it repairs malformed evidence ids (such as "D8:6; D9:17" and "D30:05") ` +
+        `${stats?.asked ?? "its"} because it repairs malformed evidence ids (such as "D8:6; D9:17" and "D30:05") ` +
         "that exact matching drops. Each conversation's BM25 corpus here also holds its observations, which changes " +
         "document frequencies and the average document length. Text is tokenised into lower-case words with the " +
         "possessive 's dropped and a built-in English stopword list, and each turn's text starts with the speaker's name. " +

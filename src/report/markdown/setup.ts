@@ -32,7 +32,7 @@ export function renderSetup(context: ReportContext): string {
         );
   return [
     "## How these numbers are made",
-    "Each experiment file in `experiments/` names scenarios (or a benchmark), a baseline retrieval policy, ablations " +
+    `Each experiment file${context.project === false ? "" : " in `experiments/`"} names scenarios (or a benchmark), a baseline retrieval policy, ablations ` +
       "(patches over that policy), seeds and k values. For every (scenario, ablation, seed) the runner builds a fresh " +
       "store and plays the timeline through the real memory system on a virtual clock; a seed jitters times, samples " +
       "distractors, shuffles insertion order and varies importance. At every ask it records the rank of each gold " +
@@ -54,13 +54,20 @@ export function renderSetup(context: ReportContext): string {
       "quoted. MDE is the minimum detectable effect (80% power, α = 0.05): a difference smaller than it that is not " +
       "significant was not detected, which is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
-    [
-      "```sh",
-      "npm ci",
-      "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
-      "npm run check        # re-run offline and compare with results/; fails if this file is stale",
-      "```",
-    ].join("\n"),
+    context.project === false
+      ? [
+          "```sh",
+          "npm run experiment -- EXPERIMENT.yaml --out DIR   # re-run; rewrites DIR/results/, DIR/reports/ and this file",
+          "npm run check -- EXPERIMENT.yaml --out DIR        # re-run and compare with DIR/results/; fails if this file is stale",
+          "```",
+        ].join("\n")
+      : [
+          "```sh",
+          "npm ci",
+          "npm run experiment   # re-run every experiment; rewrites results/, reports/ and this file",
+          "npm run check        # re-run offline and compare with results/; fails if this file is stale",
+          "```",
+        ].join("\n"),
     overview,
   ].join("\n\n");
 }

@@ -13,7 +13,8 @@ sandbox.write(
   [
     "name: tiny",
     "description: two ablations of the stream example",
-    "scenarios: [scenarios/stream-example.yaml]",
+    "scenarios: [../scenarios/stream-example.yaml]",
+    "allowOutside: true",
     "ablations: [full, relevance-only]",
     "seeds: [1, 2]",
   ].join("\n"),

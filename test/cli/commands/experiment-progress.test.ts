@@ -74,9 +74,10 @@ describe("recollect experiment on the core experiment", () => {
     }
   });
 
-  it("says the workers are starting, then counts trials with an estimate of the time left", () => {
+  it("says it counts tokens, then that the workers are starting, then counts trials with an estimate of the time left", () => {
     const text = first.lines.map((l) => l.text);
-    expect(text).toContain("core: 0/880 trials · starting workers · 0 s");
+    expect(text[0]).toBe("core: counting tokens · 0 s");
+    expect(text.some((l) => /^core: 0\/880 trials · starting workers · \d+ s$/.test(l))).toBe(true);
     expect(text.some((l) => /^core: \d+\/880 trials · \d+ s · ETA \d+ s$/.test(l))).toBe(true);
   });
 

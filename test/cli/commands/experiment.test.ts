@@ -42,6 +42,7 @@ const experimentFile = sandbox.write(
     `name: ${NAME}`,
     "description: enough trials to interrupt",
     `scenarios: [${JSON.stringify(scenarioFile)}]`,
+    "allowOutside: true",
     "ablations: [full, no-touch]",
     `seeds: [${SEEDS.join(", ")}]`,
     "variation: { jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 }",
@@ -65,13 +66,15 @@ async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 
 }
 
 async function uninterruptedRun(): Promise<ExperimentResults> {
-  const experiment = loadExperiment(experimentFile);
+  const experiment = await loadExperiment(experimentFile);
   const trials = await runTrials(experiment, { workers: 1 });
   const tokenizer = await loadGemmaTokenizer();
   return buildResults(
     experiment,
     trials,
     buildManifest({ tokenizerSha256: tokenizer.sha256, datasets: experiment.datasets, experimentHash: experiment.hash, wallTimeMs: 0 }),
+    // A project experiment is recorded by its path in the project.
+    "experiments/resume.yaml",
   );
 }
 

@@ -25,7 +25,7 @@ async function shard(index: number, count: number): Promise<{ file: string; resu
 
 
 beforeAll(async () => {
-  experiment = loadExperiment(writeTinyExperiment(temp));
+  experiment = await loadExperiment(writeTinyExperiment(temp));
   unsharded = resultsOf(experiment, await runTrials(experiment, { workers: 1 }));
 });
 

@@ -1,5 +1,13 @@
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { experimentFiles, loadOrSkip, resultsFile } from "../../../src/cli/commands/pipeline.js";
+import {
+  experimentFiles,
+  isProjectExperiment,
+  loadOrSkip,
+  outputFor,
+  recordedExperimentFile,
+  resultsFile,
+} from "../../../src/cli/commands/pipeline.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { repoPath, useTempDir } from "../../harness/temp-files.js";
 
@@ -9,7 +17,16 @@ const withDataset = temp.write(
   "locomo.yaml",
   ["name: locomo-spec", "description: needs the LoCoMo file", "dataset: { locomo: {} }", "ablations: [full]", "seeds: [1]"].join("\n"),
 );
-const plain = temp.write("plain.yaml", ["name: plain-spec", "description: files only", `scenarios: [${scenario}]`, "ablations: [full]", "seeds: [1]"].join("\n"));
+const withFile = temp.write(
+  "talks.yaml",
+  ["name: talks", "description: needs its data file", "dataset: { format: conversations, path: data/talks.jsonl }", "ablations: [full]", "seeds: [1]"].join(
+    "\n",
+  ),
+);
+const plain = temp.write(
+  "plain.yaml",
+  ["name: plain-spec", "description: files only", `scenarios: [${scenario}]`, "allowOutside: true", "ablations: [full]", "seeds: [1]"].join("\n"),
+);
 const absentData = { locomo: temp.path("no-locomo10.json"), acceptLocomoHash: false };
 
 describe("experimentFiles", () => {
@@ -26,32 +43,47 @@ describe("experimentFiles", () => {
 });
 
 describe("loadOrSkip", () => {
-  it("loads an experiment that needs no dataset", () => {
-    const loaded = loadOrSkip(plain, absentData, false);
+  it("loads an experiment that needs no dataset", async () => {
+    const loaded = await loadOrSkip(plain, absentData, false);
     expect("skipped" in loaded).toBe(false);
   });
 
-  it("skips, with the reason and what to do, an experiment whose dataset is absent when it was not named", () => {
-    const loaded = loadOrSkip(withDataset, absentData, false);
-    expect(loaded).toEqual({
+  it("skips, with the reason and what to do, an experiment whose dataset is absent when it was not named", async () => {
+    expect(await loadOrSkip(withDataset, absentData, false)).toEqual({
       skipped: `the LoCoMo data file ${absentData.locomo} is absent (get locomo10.json from the public snap-research/LoCoMo repository and pass --locomo PATH)`,
     });
+    expect(await loadOrSkip(withFile, absentData, false)).toEqual({ skipped: "its data file data/talks.jsonl is absent" });
   });
 
-  it("fails with a UserError naming the data file when that experiment was named explicitly", () => {
-    let error: unknown;
-    try {
-      loadOrSkip(withDataset, absentData, true);
-    } catch (e) {
-      error = e;
-    }
+  it("fails with a UserError naming the data file when that experiment was named explicitly", async () => {
+    const error = await loadOrSkip(withDataset, absentData, true).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect((error as UserError).message).toContain(absentData.locomo);
   });
 });
 
-describe("resultsFile", () => {
-  it("puts an experiment's results at results/<name>.json", () => {
+describe("where an experiment's outputs go", () => {
+  const cwd = temp.dir;
+
+  it("into the project for its own experiments, experiments/*.yaml of the working folder", () => {
+    expect(isProjectExperiment(join(cwd, "experiments/core.yaml"), cwd)).toBe(true);
+    expect(isProjectExperiment(join(cwd, "experiments/sub/x.yaml"), cwd)).toBe(false);
+    expect(outputFor(join(cwd, "experiments/core.yaml"), undefined, cwd)).toEqual({ dir: ".", project: true });
+  });
+
+  it("into recollect-out/ beside any other experiment file, or under --out", () => {
+    expect(outputFor("mine/bench.yaml", undefined, cwd)).toEqual({ dir: "mine/recollect-out", project: false });
+    expect(outputFor("mine/bench.yaml", "out", cwd)).toEqual({ dir: "out", project: false });
+    expect(outputFor(join(cwd, "experiments/core.yaml"), "elsewhere", cwd)).toEqual({ dir: "elsewhere", project: false });
+  });
+
+  it("puts results at results/<name>.json under the output folder", () => {
     expect(resultsFile("core")).toBe("results/core.json");
+    expect(resultsFile("bench", "mine/recollect-out")).toBe("mine/recollect-out/results/bench.json");
+  });
+
+  it("records the experiment file relative to the project, or by its name alone, never with a machine's folders", () => {
+    expect(recordedExperimentFile(join(cwd, "experiments/core.yaml"), cwd)).toBe("experiments/core.yaml");
+    expect(recordedExperimentFile(resolve("/somewhere/else/bench.yaml"), cwd)).toBe("bench.yaml");
   });
 });

@@ -21,7 +21,8 @@ sandbox.write(
   [
     "name: core",
     "description: a small stand-in for the core experiment",
-    "scenarios: [scenarios/write-back-yesterday.yaml, scenarios/per-kind-demo.yaml]",
+    "scenarios: [../scenarios/write-back-yesterday.yaml, ../scenarios/per-kind-demo.yaml]",
+    "allowOutside: true",
     "ablations: [full, pooled]",
     "seeds: [1, 2, 3]",
     "variation: { jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 }",

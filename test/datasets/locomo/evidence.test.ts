@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalDiaId, normaliseEvidence } from "../../../src/datasets/locomo/evidence.js";
-
-const turns = new Set(["D1:3", "D8:6", "D9:17", "D30:5", "D4:4", "D4:6"]);
+import { canonicalDiaId, evidencePieces } from "../../../src/datasets/locomo/evidence.js";
 
 describe("canonicalDiaId", () => {
   it("strips leading zeros from the session and turn numbers", () => {
@@ -17,51 +15,34 @@ describe("canonicalDiaId", () => {
   });
 });
 
-describe("normaliseEvidence", () => {
+describe("evidencePieces", () => {
   it("splits several ids written in one string", () => {
-    expect(normaliseEvidence(["D8:6; D9:17"], turns)).toEqual({ ids: ["D8:6", "D9:17"], dropped: [] });
-    expect(normaliseEvidence(["D9:17 D4:4  D4:6"], turns)).toEqual({ ids: ["D9:17", "D4:4", "D4:6"], dropped: [] });
-    expect(normaliseEvidence(["D4:4, D4:6"], turns)).toEqual({ ids: ["D4:4", "D4:6"], dropped: [] });
+    expect(evidencePieces("D8:6; D9:17")).toEqual(["D8:6", "D9:17"]);
+    expect(evidencePieces("D9:17 D4:4  D4:6")).toEqual(["D9:17", "D4:4", "D4:6"]);
+    expect(evidencePieces("D4:4, D4:6")).toEqual(["D4:4", "D4:6"]);
   });
 
   it("recovers zero-padded ids", () => {
-    expect(normaliseEvidence(["D30:05"], turns)).toEqual({ ids: ["D30:5"], dropped: [] });
+    expect(evidencePieces("D30:05")).toEqual(["D30:5"]);
   });
 
-  it("drops and reports what still names no turn", () => {
-    expect(normaliseEvidence(["D1:3", "D", "D:11:26", "D99:1", "garbage"], turns)).toEqual({
-      ids: ["D1:3"],
-      dropped: ["D", "D:11:26", "D99:1", "garbage"],
-    });
+  it("keeps what names no turn, in order, for the importer to drop and count", () => {
+    expect(evidencePieces("D1:3 D D:11:26 D99:1")).toEqual(["D1:3", "D", "D:11:26", "D99:1"]);
   });
 
-  it("keeps first-seen order and drops repeats silently", () => {
-    expect(normaliseEvidence(["D4:6", "D4:4; D4:6", "D04:06"], turns)).toEqual({ ids: ["D4:6", "D4:4"], dropped: [] });
+  it("gives nothing for an empty string", () => {
+    expect(evidencePieces("")).toEqual([]);
+    expect(evidencePieces(" ; ")).toEqual([]);
   });
 
-  it("gives no ids for empty evidence", () => {
-    expect(normaliseEvidence([], turns)).toEqual({ ids: [], dropped: [] });
-    expect(normaliseEvidence(["", " ; "], turns)).toEqual({ ids: [], dropped: [] });
-  });
-
-  it("accounts for every piece: each is kept or dropped, and kept ids are turns", () => {
+  it("loses no piece: each piece of the string comes back, canonicalised, in order", () => {
     const piece = fc.oneof(
-      fc.constantFrom(...turns),
       fc.tuple(fc.nat(40), fc.nat(40)).map(([s, t]) => `D${s}:${String(t).padStart(2, "0")}`),
       fc.stringMatching(/^[A-Za-z0-9:]{1,6}$/),
     );
-    const entry = fc.array(piece, { minLength: 1, maxLength: 4 }).chain((pieces) =>
-      fc.constantFrom("; ", " ", ", ").map((separator) => pieces.join(separator)),
-    );
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 5 }), (raw) => {
-        const { ids, dropped } = normaliseEvidence(raw, turns);
-        const pieces = raw.flatMap((e) => e.split(/[;,\s]+/)).filter((p) => p !== "");
-        expect(ids.every((id) => turns.has(id))).toBe(true);
-        expect(new Set(ids).size).toBe(ids.length);
-        const kept = pieces.filter((p) => turns.has(canonicalDiaId(p))).map(canonicalDiaId);
-        expect(new Set(ids)).toEqual(new Set(kept));
-        expect(dropped.length).toBe(pieces.length - kept.length);
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.constantFrom("; ", " ", ", ", ";"), (pieces, separator) => {
+        expect(evidencePieces(pieces.join(separator))).toEqual(pieces.map(canonicalDiaId));
       }),
     );
   });

@@ -43,45 +43,51 @@ describe.skipIf(!existsSync(path))("the published LoCoMo file", () => {
       .filter(([key]) => /^session_\d+$/.test(key))
       .flatMap(([, turns]) => turns as RawTurn[]);
 
-  it("has 10 conversations, 272 sessions and 5,882 turns", () => {
-    const { stats } = imported;
+  it("has 10 conversations, 272 sessions and 5,882 turns, in date order, with no repeated turn id", () => {
+    const { stats, conversion } = imported;
     expect([stats.conversations, stats.sessions, stats.turns]).toEqual([10, 272, 5882]);
     expect(imported.scenarios.map((s) => s.name)).toEqual(raw.map((s) => `locomo-${s.sample_id}`));
-    expect(stats.duplicateTurnIds).toBe(0);
-    expect(stats.dateRegressions).toBe(0);
+    expect(conversion.duplicateTurnIds).toBe(0);
+    expect(stats.repairs.sessionsOutOfOrder).toBe(0);
+    expect(stats.repairs.emptyTurns).toBe(0);
   });
 
   it("has 1,540 questions in categories 1–4: 282 multi-hop, 321 temporal, 96 open-domain, 841 single-hop", () => {
-    expect(imported.stats.questionsByCategory).toEqual({
+    const questions = (stats: { categories: Record<string, { questions: number }> }) =>
+      Object.fromEntries(Object.entries(stats.categories).map(([category, c]) => [category, c.questions]));
+    expect(questions(imported.stats)).toEqual({
       "1 multi-hop": 282,
       "2 temporal": 321,
       "3 open-domain": 96,
       "4 single-hop": 841,
     });
-    expect(toScenarios(samples, { categories: [5] }).stats.questionsByCategory).toEqual({ "5 adversarial": 446 });
+    expect(questions(toScenarios(samples, { categories: [5] }).stats)).toEqual({ "5 adversarial": 446 });
   });
 
   it("asks the 1,536 questions with a valid evidence id after repairing malformed ones", () => {
-    const { stats } = imported;
+    const { stats, conversion } = imported;
     console.info(
-      `LoCoMo 1–4: ${stats.questionsAsked} answerable, ${stats.questionsWithoutEvidence} without evidence, ` +
-        `${stats.evidenceIdsDropped} evidence ids dropped: ${stats.droppedExamples.join("; ")}`,
+      `LoCoMo 1–4: ${stats.asked} answerable, ${stats.repairs.questionsWithoutEvidence} without evidence, ` +
+        `${stats.repairs.unknownEvidence} evidence ids dropped: ${stats.examples.unknownEvidence?.join("; ")}; ` +
+        `${conversion.evidenceRewritten} evidence strings rewritten`,
     );
-    expect(stats.questionsAsked).toBe(1536);
-    expect(stats.questionsAskedByCategory).toEqual({
+    expect(stats.asked).toBe(1536);
+    expect(Object.fromEntries(Object.entries(stats.categories).map(([category, c]) => [category, c.asked]))).toEqual({
       "1 multi-hop": 282,
       "2 temporal": 321,
       "3 open-domain": 92,
       "4 single-hop": 841,
     });
-    expect(stats.questionsWithoutEvidence).toBe(4);
-    expect(stats.evidenceIdsDropped).toBe(4);
-    expect(stats.droppedExamples).toEqual([
-      'conv-42 q58 (1 multi-hop): "D10:19"',
-      'conv-42 q88 (4 single-hop): "D"',
-      'conv-43 q18 (1 multi-hop): "D:11:26"',
-      'conv-47 q38 (1 multi-hop): "D4:36"',
+    expect(stats.repairs.questionsWithoutEvidence).toBe(4);
+    expect(stats.repairs.unknownEvidence).toBe(4);
+    expect(stats.examples.unknownEvidence).toEqual([
+      'locomo-conv-42 q58: "D10:19"',
+      'locomo-conv-42 q88: "D"',
+      'locomo-conv-43 q18: "D:11:26"',
+      'locomo-conv-47 q38: "D4:36"',
     ]);
+    // conv-50 q5 names D4:5 twice.
+    expect(stats.repairs.duplicateEvidence).toBe(1);
   });
 
   it("recovers exactly the five questions whose only evidence was malformed (1,531 match without repair)", () => {
@@ -91,12 +97,12 @@ describe.skipIf(!existsSync(path))("the published LoCoMo file", () => {
       exact += sample.qa.filter((qa) => qa.category <= 4 && qa.evidence.some((e) => ids.has(e))).length;
     }
     expect(exact).toBe(1531);
-    expect(imported.stats.questionsAsked - exact).toBe(5);
+    expect(imported.stats.asked - exact).toBe(5);
   });
 
   it("produces scenarios the runner can play", () => {
     for (const scenario of imported.scenarios) expectPlayable(scenario);
-    expect(imported.scenarios.flatMap(asksOf)).toHaveLength(imported.stats.questionsAsked);
+    expect(imported.scenarios.flatMap(asksOf)).toHaveLength(imported.stats.asked);
   });
 
   it("imports every observation as a semantic memory citing real turns", () => {
@@ -105,8 +111,8 @@ describe.skipIf(!existsSync(path))("the published LoCoMo file", () => {
       0,
     );
     expect(imported.stats.observations).toBe(expected);
-    expect(imported.stats.observationEvidenceDropped).toBe(0);
-    expect(imported.stats.observationsWithoutSession).toBe(0);
+    expect(imported.stats.repairs.unknownObservationSources).toBe(0);
+    expect(imported.conversion.observationsWithoutSession).toBe(0);
     const semantic = imported.scenarios.flatMap(memoriesOf).filter((m) => m.kind === "semantic");
     expect(semantic).toHaveLength(expected);
     expect(semantic.every((m) => m.source !== undefined)).toBe(true);

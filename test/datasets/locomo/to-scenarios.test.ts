@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseLocomo } from "../../../src/datasets/locomo/load.js";
-import { LOCOMO_ADVERSARIAL_ANSWERS, toScenarios, turnText } from "../../../src/datasets/locomo/to-scenarios.js";
+import { LOCOMO_ADVERSARIAL_ANSWERS } from "../../../src/datasets/locomo/to-conversations.js";
+import { LOCOMO_CREDIT, toScenarios } from "../../../src/datasets/locomo/to-scenarios.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { fixtureSamples, LEAKY_QUERY } from "./fixture.js";
 import { asksOf, expectPlayable, memoriesOf } from "./invariants.js";
@@ -13,23 +14,15 @@ const T10 = Date.UTC(2024, 2, 1, 9, 5);
 describe("toScenarios", () => {
   it("plays each conversation's sessions in order on the clock, then asks its questions", () => {
     const [a] = toScenarios(samples()).scenarios;
-    const turn = (id: string, text: string, at: number) => ({
-      id,
-      kind: "episodic",
-      text,
-      importance: 5,
-      occurred: { at },
-      source: id,
-    });
+    const turn = (id: string, text: string, at: number) => ({ id, kind: "episodic", text, importance: 5, occurred: { at }, source: id });
     expect(a).toEqual({
       name: "locomo-conv-a",
       targets: [],
       description: expect.stringContaining("LoCoMo conversation conv-a between Ann and Bob"),
-      scope: "conv-a",
+      scope: "locomo-conv-a",
       start: T1,
       pool: [],
       steps: [
-        { advance: 0 },
         {
           remember: [
             turn("D1:1", "Ann: I adopted a cat named Miso.", T1),
@@ -43,14 +36,8 @@ describe("toScenarios", () => {
           ],
         },
         { advance: T2 - T1 },
-        {
-          remember: [turn("D2:1", "Bob: How is Miso?", T2), turn("D2:2", "Ann: She sleeps all day.", T2)],
-        },
-        {
-          remember: [
-            { id: "conv-a:obs:2:0", kind: "semantic", text: "Miso sleeps all day.", importance: 5, source: "D2:1,D2:2" },
-          ],
-        },
+        { remember: [turn("D2:1", "Bob: How is Miso?", T2), turn("D2:2", "Ann: She sleeps all day.", T2)] },
+        { remember: [{ id: "conv-a:obs:2:0", kind: "semantic", text: "Miso sleeps all day.", importance: 5, source: "D2:1,D2:2" }] },
         { advance: T10 - T2 },
         { remember: [turn("D10:1", "Ann: Back from Lisbon.", T10)] },
         {
@@ -91,64 +78,74 @@ describe("toScenarios", () => {
     expectPlayable(a);
   });
 
-  it("counts what it imported, skipped, dropped and repaired", () => {
-    expect(toScenarios(samples()).stats).toEqual({
+  it("counts what the importer read, skipped and repaired, and what converting repaired", () => {
+    const { stats, conversion } = toScenarios(samples());
+    expect(stats).toEqual({
       conversations: 2,
+      scenarios: 2,
       sessions: 5,
       turns: 8,
       observations: 3,
-      questionsByCategory: { "1 multi-hop": 1, "2 temporal": 1, "3 open-domain": 1, "4 single-hop": 2 },
-      questionsAskedByCategory: { "1 multi-hop": 1, "2 temporal": 1, "3 open-domain": 0, "4 single-hop": 2 },
-      questionsAsked: 4,
-      questionsWithoutEvidence: 1,
-      evidenceIdsDropped: 2,
-      droppedExamples: ['conv-a q2 (1 multi-hop): "D"', 'conv-a q2 (1 multi-hop): "D99:1"'],
-      dateRegressions: 1,
-      duplicateTurnIds: 1,
-      observationEvidenceDropped: 0,
-      observationsWithoutSession: 1,
+      questions: 5,
+      asked: 4,
+      notChosen: 1,
+      categories: {
+        "4 single-hop": { questions: 2, asked: 2 },
+        "2 temporal": { questions: 1, asked: 1 },
+        "1 multi-hop": { questions: 1, asked: 1 },
+        "3 open-domain": { questions: 1, asked: 0 },
+      },
+      repairs: {
+        sessionsOutOfOrder: 1,
+        emptyTurns: 0,
+        emptyObservations: 0,
+        unknownObservationSources: 0,
+        unknownEvidence: 2,
+        duplicateEvidence: 0,
+        questionsWithoutEvidence: 1,
+        askedAtBeforeLastSession: 0,
+        conversationsWithoutQuestions: 0,
+      },
+      conversationsOutOfOrder: 1,
+      examples: {
+        unknownEvidence: ['locomo-conv-a q2: "D"', 'locomo-conv-a q2: "D99:1"'],
+        questionsWithoutEvidence: ["locomo-conv-a q3"],
+        sessionsOutOfOrder: ["locomo-conv-b session_2: 2023-06-01T16:00:00.000Z"],
+      },
     });
+    expect(conversion).toEqual({ duplicateTurnIds: 1, evidenceRewritten: 3, evidenceNotIds: 0, observationsWithoutSession: 1 });
   });
 
-  it("never lets the clock run backwards when a session is dated before the previous one", () => {
+  it("plays a session dated before an earlier-listed one in date order; each turn keeps its own date", () => {
     const [, b] = toScenarios(samples()).scenarios;
-    const june5 = Date.UTC(2023, 5, 5, 16, 0);
     const june1 = Date.UTC(2023, 5, 1, 16, 0);
-    expect(b.start).toBe(june5);
-    expect(b.steps.filter((step) => "advance" in step)).toEqual([{ advance: 0 }, { advance: 0 }]);
-    // The event keeps its own date even though it is played later.
-    expect(memoriesOf(b).find((m) => m.id === "D2:1")?.occurred).toEqual({ at: june1 });
+    const june5 = Date.UTC(2023, 5, 5, 16, 0);
+    expect(b.start).toBe(june1);
+    expect(memoriesOf(b).map((m) => [m.id, m.occurred])).toEqual([
+      ["D2:1", { at: june1 }],
+      ["D1:1", { at: june5 }],
+      ["D1:1-2", { at: june5 }],
+    ]);
+    expect(b.steps.filter((step) => "advance" in step)).toEqual([{ advance: june5 - june1 }]);
     expectPlayable(b);
   });
 
   it("keeps a turn whose dialogue id repeats under a suffixed id, with evidence naming the first", () => {
     const [, b] = toScenarios(samples()).scenarios;
-    expect(memoriesOf(b).map((m) => [m.id, m.source, m.text])).toEqual([
-      ["D1:1", "D1:1", "Cy: Hello."],
-      ["D1:1-2", "D1:1", "Di: Hi, same id as before."],
-      ["D2:1", "D2:1", "Cy: Bye."],
-    ]);
+    expect(memoriesOf(b).find((m) => m.id === "D1:1-2")?.text).toBe("Di: Hi, same id as before.");
     expect(asksOf(b)[0].expect).toEqual(["D1:1"]);
   });
 
   it("never ingests an image's search query, only its caption", () => {
-    const { scenarios } = toScenarios(samples(), { categories: [1, 2, 3, 4, 5], skipUnanswerable: false });
+    const { scenarios } = toScenarios(samples(), { categories: [1, 2, 3, 4, 5] });
     const texts = scenarios.flatMap(memoriesOf).map((m) => m.text);
     expect(texts.some((text) => text.includes("[image: a photo of an umbrella on a beach]"))).toBe(true);
-    expect(texts.filter((text) => text.includes(LEAKY_QUERY))).toEqual([]);
     expect(JSON.stringify(scenarios)).not.toContain(LEAKY_QUERY);
-  });
-
-  it("asks unanswerable questions with no gold ids when told not to skip them", () => {
-    const { scenarios, stats } = toScenarios(samples(), { skipUnanswerable: false });
-    const q3 = asksOf(scenarios[0]).find((ask) => ask.id === "q3");
-    expect(q3).toMatchObject({ expect: [], required: [], answers: ["a dog"], category: "3 open-domain" });
-    expect(stats.questionsAsked).toBe(5);
-    expect(stats.questionsWithoutEvidence).toBe(1);
   });
 
   it("asks only the chosen categories; an adversarial question's answer is that it was not mentioned", () => {
     const { scenarios, stats } = toScenarios(samples(), { categories: [5] });
+    expect(scenarios).toHaveLength(1);
     expect(asksOf(scenarios[0])).toEqual([
       {
         id: "q4",
@@ -162,15 +159,15 @@ describe("toScenarios", () => {
     ]);
     // adversarial_answer is the trap ("Miso"), never a key.
     expect(JSON.stringify(asksOf(scenarios[0])[0].answers)).not.toContain("Miso");
-    expect(asksOf(scenarios[1])).toEqual([]);
-    expect(stats.questionsByCategory).toEqual({ "5 adversarial": 1 });
+    // conv-b has no adversarial question: it is not run, and that is counted.
+    expect(stats.categories).toEqual({ "5 adversarial": { questions: 1, asked: 1 } });
+    expect(stats.repairs.conversationsWithoutQuestions).toBe(1);
   });
 
   it("can leave observations out", () => {
     const { scenarios, stats } = toScenarios(samples(), { observations: false });
     expect(scenarios.flatMap(memoriesOf).every((m) => m.kind === "episodic")).toBe(true);
     expect(stats.observations).toBe(0);
-    expect(stats.observationsWithoutSession).toBe(0);
   });
 
   it("refuses unknown or no categories with a user error", () => {
@@ -181,16 +178,10 @@ describe("toScenarios", () => {
 
   it("states in each description what the scenario is and where it comes from", () => {
     const [a] = toScenarios(samples()).scenarios;
-    expect(a.description).toContain("3 sessions from 2023-05-08 to 2024-03-01");
-    expect(a.description).toContain("then 3 questions (categories 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)");
-    expect(a.description).toContain("snap-research/LoCoMo");
-  });
-});
-
-describe("turnText", () => {
-  it("prefixes the speaker and appends the image caption", () => {
-    expect(turnText({ speaker: "Ann", text: " Hi " })).toBe("Ann: Hi");
-    expect(turnText({ speaker: "Ann", text: "Look", blip_caption: "a dog" })).toBe("Ann: Look [image: a dog]");
-    expect(turnText({ speaker: "Ann", text: "", blip_caption: "a dog" })).toBe("Ann: [image: a dog]");
+    expect(a.description).toBe(
+      "LoCoMo conversation conv-a between Ann and Bob: 3 sessions from 2023-05-08 to 2024-03-01, each turn an episodic memory " +
+        "and each annotated observation a semantic one, then 3 questions (categories 1 multi-hop, 2 temporal, 3 open-domain, " +
+        `4 single-hop) whose gold ids are their evidence turns. ${LOCOMO_CREDIT}`,
+    );
   });
 });

@@ -1,7 +1,8 @@
+import { dirname } from "node:path";
 import { describePolicy } from "../../../src/harness/policy/describe.js";
 import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
-import { loadExperiment } from "../../../src/harness/experiment/load.js";
+import { type DatasetResolver, loadExperiment } from "../../../src/harness/experiment/load.js";
 import { applyPatch } from "../../../src/harness/policy/patch.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
@@ -30,25 +31,27 @@ let counter = 0;
 function experimentFile(...lines: string[]): string {
   return temp.write(`experiments/e${++counter}.yaml`, ["name: spec", "description: an experiment under test", ...lines].join("\n"));
 }
+/** Experiments live in experiments/ and the scenarios beside it, in scenarios/: outside, so allowed explicitly. */
 const valid = (...overrides: string[]) => {
   const keys = new Set(overrides.map((l) => l.split(":")[0]));
-  const defaults = [`scenarios: [${JSON.stringify(teaFile)}]`, "ablations: [full, no-touch]", "seeds: [1]"].filter((l) => !keys.has(l.split(":")[0]));
+  const defaults = ["scenarios: [../scenarios/tea.yaml]", "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1]"].filter(
+    (l) => !keys.has(l.split(":")[0]),
+  );
   return experimentFile(...defaults, ...overrides);
 };
 
 /** The message of the UserError that loading `file` throws. */
-function loadError(file: string): string {
-  try {
-    loadExperiment(file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return (error as UserError).message;
-  }
-  throw new Error(`expected ${file} to be refused`);
+async function loadError(file: string, importDataset?: DatasetResolver): Promise<string> {
+  const error = await loadExperiment(file, importDataset).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected ${file} to be refused`).toBeInstanceOf(UserError);
+  return (error as UserError).message;
 }
 
 describe("loadExperiment", () => {
-  it("resolves ablations over the base policy, the baseline first, then in file order", () => {
+  it("resolves ablations over the base policy, the baseline first, then in file order", async () => {
     const file = valid(
       "baseline: no-touch",
       "ablations:",
@@ -59,7 +62,7 @@ describe("loadExperiment", () => {
       "    from: no-touch",
       "    patch: { score: { decayRate: 0.999 } }",
     );
-    const experiment = loadExperiment(file);
+    const experiment = await loadExperiment(file);
     expect(experiment.file).toBe(file);
     expect(experiment.ablations.map((a) => a.name)).toEqual(["no-touch", "full", "slow-decay"]);
     expect(experiment.ablations[1].policy).toEqual(fullPolicy);
@@ -77,8 +80,8 @@ describe("loadExperiment", () => {
     expect(experiment.ablations[1].description).toBe("touch off → on");
   });
 
-  it("fills in the defaults: policy full, baseline full, no variation, k 1, 3 and 5, detail on", () => {
-    const { spec } = loadExperiment(valid());
+  it("fills in the defaults: policy full, baseline full, no variation, k 1, 3 and 5, detail on", async () => {
+    const { spec } = await loadExperiment(valid());
     expect(spec).toMatchObject({
       policy: "full",
       baseline: "full",
@@ -89,8 +92,8 @@ describe("loadExperiment", () => {
     });
   });
 
-  it("applies the policy patch to the chosen preset before any ablation", () => {
-    const experiment = loadExperiment(
+  it("applies the policy patch to the chosen preset before any ablation", async () => {
+    const experiment = await loadExperiment(
       valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "policy: stream", "policyPatch: { pooled: { limit: 3 } }", "ablations: [full, no-touch]"),
     );
     const base = applyPatch(streamPreset, { pooled: { limit: 3 } });
@@ -98,139 +101,223 @@ describe("loadExperiment", () => {
     expect(experiment.ablations[1].policy).toEqual({ ...base, touch: false });
   });
 
-  it("expands scenario globs in sorted order and reads each file once", () => {
-    const experiment = loadExperiment(valid(`scenarios: [${JSON.stringify(temp.path("scenarios/*.yaml"))}, ${JSON.stringify(teaFile)}]`));
+  it("expands scenario globs in sorted order and reads each file once", async () => {
+    const experiment = await loadExperiment(valid(`scenarios: [${JSON.stringify(temp.path("scenarios/*.yaml"))}, ${JSON.stringify(teaFile)}]`));
     expect(experiment.scenarios.map((s) => s.origin)).toEqual([coffeeFile, teaFile]);
     expect(experiment.scenarios.map((s) => s.spec.name)).toEqual(["coffee", "tea"]);
   });
 
-  it("reads a file named twice in different spellings once", () => {
-    const experiment = loadExperiment(valid(`scenarios: [${JSON.stringify(teaFile)}, ${JSON.stringify(teaFile.replace("/scenarios/", "/scenarios/./"))}]`));
+  it("reads a file named twice in different spellings once", async () => {
+    const experiment = await loadExperiment(valid(`scenarios: [${JSON.stringify(teaFile)}, ${JSON.stringify(teaFile.replace("/scenarios/", "/scenarios/./"))}]`));
     expect(experiment.scenarios.map((s) => s.origin)).toEqual([teaFile]);
   });
 
-  it("hashes the experiment with its scenarios: editing a scenario changes the hash, reloading does not", () => {
+  it("hashes the experiment with its scenarios: editing a scenario changes the hash, reloading does not", async () => {
     const own = temp.write("scenarios-hash/own.yaml", scenarioYaml("own"));
     const file = valid(`scenarios: [${JSON.stringify(own)}]`);
-    const before = loadExperiment(file).hash;
-    expect(loadExperiment(file).hash).toBe(before);
+    const before = (await loadExperiment(file)).hash;
+    expect((await loadExperiment(file)).hash).toBe(before);
     temp.write("scenarios-hash/own.yaml", scenarioYaml("own", "The user likes green tea."));
-    expect(loadExperiment(file).hash).not.toBe(before);
-    expect(loadExperiment(file).hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await loadExperiment(file)).hash).not.toBe(before);
+    expect((await loadExperiment(file)).hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   describe("refuses a bad file with one message naming the file and the path inside it", () => {
-    it("an unknown ablation name", () => {
+    it("an unknown ablation name", async () => {
       const file = valid("ablations: [full, no-tuch]");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]: unknown ablation "no-tuch" \\(known: full, relevance-only, .*no-touch`));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]: unknown ablation "no-tuch" \\(known: full, relevance-only, .*no-touch`));
     });
 
-    it("an unknown ablation to start a custom one from", () => {
+    it("an unknown ablation to start a custom one from", async () => {
       const file = valid("ablations: [full, { name: mine, from: no-such, patch: {} }]");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]\\.from: unknown ablation "no-such"`));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]\\.from: unknown ablation "no-such"`));
     });
 
-    it("an unknown key inside a custom ablation's patch", () => {
+    it("an unknown key inside a custom ablation's patch", async () => {
       const file = valid("ablations: [full, { name: mine, patch: { score: { wieghts: [1, 0, 0] } } }]");
-      expect(loadError(file)).toBe(`${file}: at ablations[1].patch.score: unknown key "wieghts"`);
+      expect(await loadError(file)).toBe(`${file}: at ablations[1].patch.score: unknown key "wieghts"`);
     });
 
-    it("a wrongly typed value inside a custom ablation's patch, reported at that value rather than as 'expected string'", () => {
+    it("a wrongly typed value inside a custom ablation's patch, reported at that value rather than as 'expected string'", async () => {
       const file = valid('ablations: [full, { name: mine, patch: { touch: "no" } }]');
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]: patch\\.touch: .*expected boolean, received string$`));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at ablations\\[1\\]: patch\\.touch: .*expected boolean, received string$`));
     });
 
-    it("an unknown key in the base policy patch", () => {
+    it("an unknown key in the base policy patch", async () => {
       const file = valid("policyPatch: { touchh: false }");
-      expect(loadError(file)).toBe(`${file}: at policyPatch: unknown key "touchh"`);
+      expect(await loadError(file)).toBe(`${file}: at policyPatch: unknown key "touchh"`);
     });
 
-    it("an unknown top-level key", () => {
+    it("an unknown top-level key", async () => {
       const file = valid("seed: [1]");
-      expect(loadError(file)).toBe(`${file}: at (top level): unknown key "seed"`);
+      expect(await loadError(file)).toBe(`${file}: at (top level): unknown key "seed"`);
     });
 
-    it("the same ablation twice", () => {
+    it("the same ablation twice", async () => {
       const file = valid("ablations: [full, no-touch, no-touch]");
-      expect(loadError(file)).toBe(`${file}: at ablations[2]: duplicate ablation "no-touch"`);
+      expect(await loadError(file)).toBe(`${file}: at ablations[2]: duplicate ablation "no-touch"`);
     });
 
-    it("a baseline that is not one of the ablations", () => {
+    it("a baseline that is not one of the ablations", async () => {
       const file = valid("baseline: pooled");
-      expect(loadError(file)).toBe(`${file}: at baseline: "pooled" is not one of the experiment's ablations`);
+      expect(await loadError(file)).toBe(`${file}: at baseline: "pooled" is not one of the experiment's ablations`);
     });
 
-    it("a missing scenario file", () => {
-      const missing = temp.path("scenarios/nope.yaml");
-      const file = valid(`scenarios: [${JSON.stringify(teaFile)}, ${JSON.stringify(missing)}]`);
-      expect(loadError(file)).toBe(`${file}: at scenarios[1]: scenario file "${missing}" not found`);
+    it("a missing scenario file, saying where paths start", async () => {
+      const file = valid("scenarios: [../scenarios/tea.yaml, ../scenarios/nope.yaml]");
+      expect(await loadError(file)).toBe(
+        `${file}: at scenarios[1]: scenario file "../scenarios/nope.yaml" not found (paths are relative to the experiment file's folder, ${dirname(file)}/)`,
+      );
     });
 
-    it("a scenario glob that matches nothing", () => {
-      const pattern = temp.path("nowhere/*.yaml");
-      const file = valid(`scenarios: [${JSON.stringify(pattern)}]`);
-      expect(loadError(file)).toBe(`${file}: at scenarios[0]: no scenario file matches "${pattern}"`);
+    it("a scenario glob that matches nothing", async () => {
+      const file = valid("scenarios: [../nowhere/*.yaml]");
+      expect(await loadError(file)).toBe(
+        `${file}: at scenarios[0]: no scenario file matches "../nowhere/*.yaml" (paths are relative to the experiment file's folder, ${dirname(file)}/)`,
+      );
     });
 
-    it("seeds given as a word", () => {
+    it("a folder where a scenario file should be", async () => {
+      const file = valid("scenarios: [../scenarios]");
+      expect(await loadError(file)).toBe(`${file}: at scenarios[0]: scenario file "../scenarios" is a folder, not a file`);
+    });
+
+    it("seeds given as a word", async () => {
       const file = valid('seeds: "five"');
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: .*expected array, received string$`));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: .*expected array, received string$`));
     });
 
-    it("no seeds at all", () => {
+    it("no seeds at all", async () => {
       const file = valid("seeds: []");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: `));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: `));
     });
 
-    it("a variation outside its range", () => {
+    it("a variation outside its range", async () => {
       const file = valid("variation: { jitter: 2 }");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at variation\\.jitter: `));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at variation\\.jitter: `));
     });
 
-    it("a name that is not lower-case letters, digits and dashes", () => {
+    it("a name that is not lower-case letters, digits and dashes", async () => {
       const file = temp.write(
         "experiments/named.yaml",
         ["name: My_Experiment", "description: x", `scenarios: [${JSON.stringify(teaFile)}]`, "ablations: [full]", "seeds: [1]"].join("\n"),
       );
-      expect(loadError(file)).toBe(`${file}: at name: use lower-case letters, digits and dashes`);
+      expect(await loadError(file)).toBe(`${file}: at name: use lower-case letters, digits and dashes`);
     });
 
-    it("neither scenarios nor a dataset", () => {
+    it("neither scenarios nor a dataset", async () => {
       const file = experimentFile("ablations: [full]", "seeds: [1]");
-      expect(loadError(file)).toBe(`${file}: at scenarios: an experiment needs scenarios or a dataset`);
+      expect(await loadError(file)).toBe(`${file}: at scenarios: an experiment needs scenarios or a dataset`);
     });
 
-    it("a dataset when no importer was given", () => {
+    it("a dataset when no importer was given", async () => {
       const file = valid("dataset: { locomo: {} }");
-      expect(loadError(file)).toBe(`${file}: at dataset: this command cannot import datasets`);
+      expect(await loadError(file)).toBe(`${file}: at dataset: this command cannot import datasets`);
     });
 
-    it("malformed YAML", () => {
+    it("malformed YAML", async () => {
       const file = experimentFile("ablations: [full", "seeds: [1]");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: malformed YAML at line \\d+, column \\d+: `));
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: malformed YAML at line \\d+, column \\d+: `));
     });
 
-    it("a bad scenario, naming the scenario's file rather than the experiment's", () => {
+    it("a bad scenario, naming the scenario's file rather than the experiment's", async () => {
       const bad = temp.write("scenarios-bad/bad.yaml", scenarioYaml("bad").replace("expect: [fact]", "expect: [nothing]"));
       const file = valid(`scenarios: [${JSON.stringify(bad)}]`);
-      expect(loadError(file)).toBe(`${bad}: at steps[1].ask.expect[0]: "nothing" is not a memory written before this ask`);
+      expect(await loadError(file)).toBe(`${bad}: at steps[1].ask.expect[0]: "nothing" is not a memory written before this ask`);
     });
 
-    it("two scenarios with the same name", () => {
+    it("two scenarios with the same name", async () => {
       const twin = temp.write("scenarios-twin/tea-again.yaml", scenarioYaml("tea"));
       const file = valid(`scenarios: [${JSON.stringify(teaFile)}, ${JSON.stringify(twin)}]`);
-      expect(loadError(file)).toBe(`${twin}: scenario name "tea" is used by another scenario of ${file}`);
+      expect(await loadError(file)).toBe(`${twin}: scenario name "tea" is used by another scenario of ${file}`);
     });
 
-    it("an ablation that ranks by embedding over a scenario whose asks carry no vector", () => {
+    it("an ablation that ranks by embedding over a scenario whose asks carry no vector", async () => {
       const file = valid("ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
-      expect(loadError(file)).toBe(`${file}: at ablations: "emb" ranks by embedding, but ask "q" of scenario "tea" (${teaFile}) has no embedding to rank with`);
+      expect(await loadError(file)).toBe(`${file}: at ablations: "emb" ranks by embedding, but ask "q" of scenario "tea" (${teaFile}) has no embedding to rank with`);
     });
   });
 
-  it("accepts an embedding ablation when every ask has a vector", () => {
+  it("accepts an embedding ablation when every ask has a vector", async () => {
     const file = valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
-    expect(loadExperiment(file).ablations.map((a) => a.name)).toEqual(["full", "emb"]);
+    expect((await loadExperiment(file)).ablations.map((a) => a.name)).toEqual(["full", "emb"]);
+  });
+});
+
+describe("paths in an experiment file", () => {
+  const own = temp.write("paths/experiments/own/tea.yaml", scenarioYaml("own-tea"));
+  temp.write("paths/experiments/own/deeper/coffee.yaml", scenarioYaml("own-coffee", "The user likes coffee."));
+  const data = temp.write("paths/experiments/data/talks.jsonl", "{}\n");
+  temp.write("paths/outside.jsonl", "{}\n");
+  const inPaths = (name: string, ...lines: string[]) =>
+    temp.write(`paths/experiments/${name}.yaml`, [`name: ${name}`, "description: paths under test", "ablations: [full]", "seeds: [1]", ...lines].join("\n"));
+  /** An importer that only records what it was handed. */
+  const recording = () => {
+    const calls: unknown[] = [];
+    const importer: DatasetResolver = async (dataset) => {
+      calls.push(dataset);
+      return { scenarios: [], datasets: [], importStats: undefined };
+    };
+    return { calls, importer };
+  };
+
+  it("start from the experiment file's folder, for files and globs, wherever the command runs", async () => {
+    const file = inPaths("relative", "scenarios: [own/tea.yaml, own/**/*.yaml]");
+    const experiment = await loadExperiment(file);
+    expect(experiment.scenarios.map((s) => s.spec.name)).toEqual(["own-tea", "own-coffee"]);
+    expect(experiment.scenarios[0].origin).toBe(own);
+  });
+
+  it("refuse a scenario path or glob outside the folder unless the experiment allows it", async () => {
+    const literal = inPaths("outside-literal", "scenarios: [../../scenarios/tea.yaml]");
+    expect(await loadError(literal)).toBe(
+      `${literal}: at scenarios[0]: "../../scenarios/tea.yaml" is outside the experiment file's folder; move it there, or set allowOutside: true to read it`,
+    );
+    const glob = inPaths("outside-glob", "scenarios: [../../scenarios/*.yaml]");
+    expect(await loadError(glob)).toMatch(/at scenarios\[0\]: "\.\.\/\.\.\/scenarios\/\*\.yaml" is outside the experiment file's folder/);
+    const absolute = inPaths("outside-absolute", `scenarios: [${JSON.stringify(teaFile)}]`);
+    expect(await loadError(absolute)).toMatch(/is outside the experiment file's folder; move it there, or set allowOutside: true to read it$/);
+    const allowed = inPaths("outside-allowed", "scenarios: [../../scenarios/*.yaml]", "allowOutside: true");
+    expect((await loadExperiment(allowed)).scenarios.map((s) => s.spec.name)).toEqual(["coffee", "tea"]);
+  });
+
+  it.each(["/**/never-there.yaml", "/*/never-there.yaml", "../../../../../../../../../../../../*/never-there.yaml"])(
+    "refuse %s, which would search the whole filesystem, even when outside paths are allowed",
+    async (pattern) => {
+      const file = inPaths(`root-${pattern.length}`, `scenarios: [${JSON.stringify(pattern)}]`, "allowOutside: true");
+      expect(await loadError(file)).toBe(
+        `${file}: at scenarios[0]: "${pattern}" would search the whole filesystem; name a folder before the first wildcard`,
+      );
+    },
+  );
+
+  it("hand the importer the dataset file found from the folder, and its path relative to the experiment file", async () => {
+    const { calls, importer } = recording();
+    const file = inPaths("dataset", "dataset: { format: conversations, path: data/talks.jsonl }");
+    await loadExperiment(file, importer);
+    expect(calls).toEqual([{ format: "conversations", path: "data/talks.jsonl", observations: true, file: data, recorded: "data/talks.jsonl" }]);
+  });
+
+  it("refuse a dataset outside the folder unless allowed, and a missing one", async () => {
+    const { calls, importer } = recording();
+    const outside = inPaths("dataset-outside", "dataset: { format: conversations, path: ../outside.jsonl }");
+    expect(await loadError(outside, importer)).toBe(
+      `${outside}: at dataset.path: "../outside.jsonl" is outside the experiment file's folder; move it there, or set allowOutside: true to read it`,
+    );
+    const missing = inPaths("dataset-missing", "dataset: { format: conversations, path: data/nope.jsonl }");
+    expect(await loadError(missing, importer)).toBe(
+      `${missing}: at dataset.path: data file "data/nope.jsonl" not found (paths are relative to the experiment file's folder, ${dirname(missing)}/)`,
+    );
+    const allowed = inPaths("dataset-allowed", "dataset: { format: conversations, path: ../outside.jsonl }", "allowOutside: true");
+    await loadExperiment(allowed, importer);
+    expect(calls).toMatchObject([{ recorded: "../outside.jsonl" }]);
+  });
+
+  it("say which dataset keys are wrong", async () => {
+    const noPath = inPaths("dataset-no-path", "dataset: { format: conversations }");
+    expect(await loadError(noPath)).toMatch(/: at dataset: path: .*expected string, received undefined$/);
+    const otherFormat = inPaths("dataset-csv", "dataset: { format: csv, path: data/talks.jsonl }");
+    expect(await loadError(otherFormat)).toMatch(/: at dataset: format: .*"conversations"/);
   });
 });
 

@@ -88,8 +88,18 @@ describe("validate", () => {
   });
 
   it("reports the first issue with its path, and how many more there are", () => {
-    const { message } = userError(() => validate("f.yaml", schema, { name: 3, seeds: "five", options: { fast: true } }));
-    expect(message).toMatch(/^f\.yaml: at name: .*expected string, received number \(and 1 more\)$/);
+    const { message } = userError(() => validate("f.yaml", schema, { name: "a", seeds: "five", options: { fast: 3 } }));
+    expect(message).toMatch(/^f\.yaml: at seeds: .*expected array, received string \(and 1 more\)$/);
+  });
+
+  it("says that a number or a boolean where text belongs wants quotes", () => {
+    expect(userError(() => validate("f.json", schema, { name: 3, seeds: [], options: { fast: true } })).message).toBe(
+      'f.json: at name: expected a string, but got the number 3; quote it to keep it as text: name: "3"',
+    );
+    const list = z.object({ ids: z.array(z.string()) });
+    expect(userError(() => validate("f.json", list, { ids: ["a", true] })).message).toBe(
+      'f.json: at ids[1]: expected a string, but got the boolean true; quote it to keep it as text: "true"',
+    );
   });
 
   it("names an unknown key as such", () => {
@@ -105,6 +115,26 @@ describe("validate", () => {
 });
 
 describe("loadYaml", () => {
+  it("quotes the value as it was written when YAML read it as a number: an id such as 191e1832 is Infinity", () => {
+    const file = temp.write("unquoted.yaml", "name: 191e1832\nids: [0x1F, 007]\n");
+    const schema = z.object({ name: z.string(), ids: z.array(z.string()) });
+    expect(userError(() => loadYaml(file, schema)).message).toBe(
+      `${file}: at name: expected a string, but YAML reads 191e1832 as the number Infinity; quote it to keep it as text: name: "191e1832" (and 2 more)`,
+    );
+    const ids = temp.write("unquoted-ids.yaml", "name: x\nids: [0x1F]\n");
+    expect(userError(() => loadYaml(ids, schema)).message).toBe(
+      `${ids}: at ids[0]: expected a string, but YAML reads 0x1F as the number 31; quote it to keep it as text: "0x1F"`,
+    );
+  });
+
+  it("finds the value as written when the schema reads a single item as a list of one", () => {
+    const file = temp.write("single.yaml", "remember: { id: 191e1832 }\n");
+    const schema = z.object({ remember: z.preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.object({ id: z.string() }))) });
+    expect(userError(() => loadYaml(file, schema)).message).toBe(
+      `${file}: at remember[0].id: expected a string, but YAML reads 191e1832 as the number Infinity; quote it to keep it as text: id: "191e1832"`,
+    );
+  });
+
   it("reads and validates in one step", () => {
     const file = temp.write("typed.yaml", "count: many\n");
     expect(userError(() => loadYaml(file, z.object({ count: z.number() }))).message).toMatch(

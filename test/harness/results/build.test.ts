@@ -6,7 +6,7 @@ import { useTempDir } from "../temp-files.js";
 import { fixedManifest, writeTinyExperiment } from "../tiny-experiment.js";
 
 const temp = useTempDir();
-const experiment = loadExperiment(writeTinyExperiment(temp, { ablations: ["no-touch", "full"] }));
+const experiment = await loadExperiment(writeTinyExperiment(temp, { ablations: ["no-touch", "full"] }));
 
 describe("scenarioInfo", () => {
   const info = scenarioInfo(experiment);

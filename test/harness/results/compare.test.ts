@@ -31,9 +31,9 @@ function withoutTouch(experiment: Experiment): Experiment {
 let recorded: ExperimentResults;
 let experiment: Experiment;
 
-beforeAll(() => {
+beforeAll(async () => {
   recorded = readResults(RECORDED)!;
-  experiment = loadExperiment(EXPERIMENT);
+  experiment = await loadExperiment(EXPERIMENT);
 });
 
 describe("compareResults against the committed core results", () => {

@@ -14,7 +14,7 @@ let experiment: Experiment;
 let reference: string;
 
 beforeAll(async () => {
-  experiment = loadExperiment(writeTinyExperiment(temp));
+  experiment = await loadExperiment(writeTinyExperiment(temp));
   reference = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
 });
 
@@ -44,6 +44,16 @@ describe("runTrials", () => {
   it("gives byte-identical results with two worker processes as with one", async () => {
     const parallel = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 2 })));
     expect(parallel).toBe(reference);
+  });
+
+  it("counts each distinct line once for the whole run, whatever the number of trials and workers", async () => {
+    for (const workers of [1, 2]) {
+      const counted: string[] = [];
+      const tokenizer = { count: (text: string) => (counted.push(text), text.length) };
+      await runTrials(experiment, { workers, tokenizer });
+      expect(counted.length).toBeGreaterThan(10);
+      expect(new Set(counted).size, `${workers} worker(s)`).toBe(counted.length);
+    }
   });
 
   it("reports progress from 0 to the number of trials", async () => {

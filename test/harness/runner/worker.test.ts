@@ -1,16 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { memoisedCounter } from "../../../src/harness/runner/worker.js";
+import { fullPolicy } from "../../../src/memory/index.js";
+import { variationSchema } from "../../../src/harness/experiment/schema.js";
+import { packScenarios, ScenarioCache } from "../../../src/harness/runner/pack.js";
+import { runTrial } from "../../../src/harness/runner/trial.js";
+import { runTrialTask } from "../../../src/harness/runner/worker.js";
+import { scenarioSchema } from "../../../src/harness/scenario/schema.js";
 
-describe("memoisedCounter", () => {
-  it("counts each distinct text once and returns the same count after", () => {
-    const seen: string[] = [];
-    const counter = memoisedCounter({
-      count: (text) => {
-        seen.push(text);
-        return text.length;
-      },
-    });
-    expect([counter.count("tea"), counter.count("coffee"), counter.count("tea")]).toEqual([3, 6, 3]);
-    expect(seen).toEqual(["tea", "coffee"]);
+const SCENARIO = scenarioSchema.parse({
+  name: "task",
+  description: "two memories and an ask",
+  steps: [
+    { remember: [{ id: "tea", kind: "semantic", text: "The user likes tea." }, { id: "trip", kind: "episodic", text: "The user went to Rome." }] },
+    { advance: "2d" },
+    { ask: { id: "q", query: "What does the user like?", expect: ["tea"] } },
+  ],
+});
+const words = { count: (text: string) => text.split(" ").length };
+
+describe("runTrialTask", () => {
+  it("runs the trial a reference names, with the prepared counts, as runTrial does with the counter itself", () => {
+    const refs = packScenarios([{ spec: SCENARIO, writeBack: true }], words);
+    const settings = { ablation: "full", policy: fullPolicy, seed: 3, variation: variationSchema.parse({ shuffle: true }), matchSource: false, detail: true };
+    const trial = runTrialTask({ ...settings, scenario: refs.get("task")! }, new ScenarioCache());
+    expect(trial).toEqual(runTrial({ ...settings, scenario: SCENARIO }, words));
   });
 });

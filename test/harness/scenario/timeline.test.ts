@@ -226,14 +226,15 @@ describe("buildTimeline", () => {
         "name: timeline-ablations",
         "description: three ablations that change retrieval, not the timeline",
         `scenarios: [${JSON.stringify(scenarioFile)}]`,
+        "allowOutside: true",
         "ablations: [full, no-touch, pooled, no-write-back]",
         "seeds: [1, 2]",
         "variation: { jitter: 0.2, distractors: 3, shuffle: true, importanceNoise: 2 }",
       ].join("\n"),
     );
 
-    it("gives every ablation of a seed the same timeline", () => {
-      const inputs = trialInputs(loadExperiment(experimentFile));
+    it("gives every ablation of a seed the same timeline", async () => {
+      const inputs = trialInputs(await loadExperiment(experimentFile));
       expect(inputs).toHaveLength(8);
       for (const seed of [1, 2]) {
         const timelines = inputs.filter((i) => i.seed === seed).map((i) => buildTimeline(i.scenario, i.seed, i.variation));

@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * What an import read, built and repaired. It is recorded in the results (as `importStats`) and
+ * rendered as the import table of the report, so a reader sees every repair the data needed.
+ */
+
+/** Each repair the importer makes, in the order the import table lists them. */
+export const REPAIRS = [
+  { key: "sessionsOutOfOrder", what: "sessions dated before a session listed earlier", done: "played in date order, file order on ties" },
+  { key: "emptyTurns", what: "empty turns", done: "skipped" },
+  { key: "emptyObservations", what: "empty observations", done: "skipped" },
+  { key: "unknownObservationSources", what: "observation sources that name no imported turn", done: "dropped from the observation's sources" },
+  { key: "unknownEvidence", what: "evidence ids that name no imported turn", done: "dropped" },
+  { key: "duplicateEvidence", what: "evidence ids listed twice in one question", done: "kept once" },
+  { key: "questionsWithoutEvidence", what: "questions left with no evidence", done: "not asked" },
+  { key: "askedAtBeforeLastSession", what: "askedAt before the last session", done: "asked after the last session" },
+  { key: "conversationsWithoutQuestions", what: "conversations left with no question", done: "not run" },
+] as const;
+
+export type RepairKey = (typeof REPAIRS)[number]["key"];
+const repairKeys = REPAIRS.map((r) => r.key) as [RepairKey, ...RepairKey[]];
+
+/** How many repaired items are quoted per repair. */
+export const REPAIR_EXAMPLES = 5;
+
+/** The category label of questions that have none. */
+export const NO_CATEGORY = "(none)";
+
+const count = z.number().int().min(0);
+
+export const importStatsSchema = z.object({
+  /** Conversations read from the file. */
+  conversations: count,
+  /** Conversations that became scenarios (those left with a question to ask). */
+  scenarios: count,
+  sessions: count,
+  /** Turns imported as episodic memories. */
+  turns: count,
+  /** Observations imported as semantic memories (0 when the experiment leaves them out). */
+  observations: count,
+  /** Questions of the chosen categories. */
+  questions: count,
+  /** Questions asked: those of the chosen categories that kept some evidence. */
+  asked: count,
+  /** Questions of categories the experiment did not choose. */
+  notChosen: count,
+  /** Questions and asks per category label, for the chosen categories. */
+  categories: z.record(z.string(), z.object({ questions: count, asked: count })),
+  repairs: z.object(Object.fromEntries(repairKeys.map((key) => [key, count])) as Record<RepairKey, typeof count>),
+  /** Conversations with at least one session out of date order. */
+  conversationsOutOfOrder: count,
+  /** The first few repaired items of each repair, such as `conv-3 q2: "s9:1"`. */
+  examples: z.partialRecord(z.enum(repairKeys), z.array(z.string())),
+});
+export type ImportStats = z.output<typeof importStatsSchema>;
+
+export function emptyImportStats(): ImportStats {
+  return {
+    conversations: 0,
+    scenarios: 0,
+    sessions: 0,
+    turns: 0,
+    observations: 0,
+    questions: 0,
+    asked: 0,
+    notChosen: 0,
+    categories: {},
+    repairs: Object.fromEntries(repairKeys.map((key) => [key, 0])) as Record<RepairKey, number>,
+    conversationsOutOfOrder: 0,
+    examples: {},
+  };
+}
+
+/** Counts `n` repairs of one kind, quoting the first few. */
+export function countRepair(stats: ImportStats, key: RepairKey, example: string, n = 1): void {
+  stats.repairs[key] += n;
+  const examples = (stats.examples[key] ??= []);
+  if (examples.length < REPAIR_EXAMPLES) examples.push(example);
+}
+
+/** "repaired empty turns: 2 (skipped); askedAt before the last session: 1 (asked after the last session)", or "no repairs". */
+export function repairSummary(stats: ImportStats): string {
+  const done = REPAIRS.filter((r) => stats.repairs[r.key] > 0).map((r) => `${r.what}: ${stats.repairs[r.key]} (${r.done})`);
+  return done.length === 0 ? "no repairs" : `repaired ${done.join("; ")}`;
+}

@@ -1,0 +1,212 @@
+import type { AskSpec, MemorySpec, ScenarioSpec, StepSpec } from "../../harness/scenario/schema.js";
+import { type AskProtocol, askTime } from "./ask-time.js";
+import { type Conversation, parseIsoTime, type Question, type Session } from "./schema.js";
+import { countRepair, type ImportStats, NO_CATEGORY } from "./stats.js";
+
+/**
+ * The one way a conversation becomes a scenario, for every dataset: its sessions played in date
+ * order on the virtual clock (each turn an episodic memory at its session's date, from its
+ * speaker; each observation a semantic memory linked to its source turns), then its questions
+ * asked at the times the protocol gives, their gold memories the evidence turns. Whatever real
+ * data gets wrong and can be repaired is repaired here and counted in the stats.
+ */
+
+/** The data has no importance ratings, so every memory gets the scale's midpoint. */
+export const CONVERSATION_IMPORTANCE = 5;
+
+export interface ScenarioOptions {
+  /** Import observations as semantic memories; default true. */
+  observations?: boolean;
+  /** Ask only questions of these categories; default every question. */
+  categories?: readonly string[];
+  /** When questions are asked; default "end". */
+  protocol?: AskProtocol;
+  /** Appended to each scenario's description, such as the dataset's source and licence. */
+  credit?: string;
+}
+
+interface DatedSession {
+  session: Session;
+  time: number;
+}
+
+type Event = { time: number; session: DatedSession } | { time: number; ask: AskSpec };
+
+/** Returns the scenario, or undefined when no question is left to ask (counted as a repair). */
+export function conversationToScenario(conversation: Conversation, options: ScenarioOptions, stats: ImportStats): ScenarioSpec | undefined {
+  // Repairs are quoted by conversation id, which is unique in a file.
+  const where = conversation.id;
+  const withObservations = options.observations ?? true;
+  stats.conversations += 1;
+  const sessions = inDateOrder(conversation, stats, where);
+  const turnIds = importedTurnIds(sessions, stats, where);
+  const lastSession = sessions[sessions.length - 1].time;
+
+  const events: Event[] = sessions.map((session) => ({ time: session.time, session }));
+  let asked = 0;
+  for (const question of conversation.questions) {
+    const ask = askFor(question, turnIds, options, stats, where);
+    if (ask === undefined) continue;
+    const time = askTime(question, { lastSession }, options.protocol ?? "end");
+    if (time.clamped) countRepair(stats, "askedAtBeforeLastSession", `${where} ${question.id}: ${question.askedAt}`);
+    events.push({ time: time.at, ask });
+    asked += 1;
+  }
+  if (asked === 0) {
+    countRepair(stats, "conversationsWithoutQuestions", where);
+    return undefined;
+  }
+  // Stable: sessions keep their order, and a question asked at a session's date follows it.
+  events.sort((a, b) => a.time - b.time || Number("ask" in a) - Number("ask" in b));
+
+  const start = sessions[0].time;
+  let clock = start;
+  const steps: StepSpec[] = [];
+  for (const event of events) {
+    if (event.time > clock) steps.push({ advance: event.time - clock });
+    clock = Math.max(clock, event.time);
+    if ("ask" in event) {
+      steps.push({ ask: event.ask });
+      continue;
+    }
+    const turns = event.session.session.turns.filter((turn) => turnIds.has(turn.id)).map((turn) => turnMemory(turn, event.time));
+    stats.turns += turns.length;
+    if (turns.length > 0) steps.push({ remember: turns });
+    if (!withObservations) continue;
+    const observations = event.session.session.observations.flatMap((observation) =>
+      observationMemory(observation, turnIds, stats, where),
+    );
+    stats.observations += observations.length;
+    if (observations.length > 0) steps.push({ remember: observations });
+  }
+  stats.scenarios += 1;
+  return {
+    name: conversation.id,
+    targets: [],
+    description: describe(conversation, sessions, asked, { ...options, observations: withObservations }),
+    scope: conversation.id,
+    start,
+    pool: [],
+    steps,
+  };
+}
+
+/** Sessions sorted by date, file order on ties; each one dated before an earlier-listed one is counted. */
+function inDateOrder(conversation: Conversation, stats: ImportStats, where: string): DatedSession[] {
+  const sessions = conversation.sessions.map((session) => ({ session, time: parseIsoTime(session.date) }));
+  let latest = -Infinity;
+  let outOfOrder = 0;
+  for (const { session, time } of sessions) {
+    if (time < latest) {
+      outOfOrder += 1;
+      countRepair(stats, "sessionsOutOfOrder", `${where} ${session.id}: ${session.date}`);
+    }
+    latest = Math.max(latest, time);
+  }
+  stats.sessions += sessions.length;
+  if (outOfOrder > 0) stats.conversationsOutOfOrder += 1;
+  return sessions.sort((a, b) => a.time - b.time);
+}
+
+/** Ids of the turns that become memories: all but the empty ones, which are counted. */
+function importedTurnIds(sessions: DatedSession[], stats: ImportStats, where: string): Set<string> {
+  const ids = new Set<string>();
+  for (const { session } of sessions) {
+    for (const turn of session.turns) {
+      if (turn.text.trim() === "") countRepair(stats, "emptyTurns", `${where} ${turn.id}`);
+      else ids.add(turn.id);
+    }
+  }
+  return ids;
+}
+
+function turnMemory(turn: Session["turns"][number], time: number): MemorySpec {
+  return {
+    id: turn.id,
+    kind: "episodic",
+    text: `${turn.speaker}: ${turn.text.trim()}`,
+    importance: CONVERSATION_IMPORTANCE,
+    occurred: { at: time },
+    source: turn.id,
+  };
+}
+
+function observationMemory(
+  observation: Session["observations"][number],
+  turnIds: ReadonlySet<string>,
+  stats: ImportStats,
+  where: string,
+): MemorySpec[] {
+  if (observation.text.trim() === "") {
+    countRepair(stats, "emptyObservations", `${where} ${observation.id}`);
+    return [];
+  }
+  const sources = observation.source.filter((id) => {
+    if (turnIds.has(id)) return true;
+    countRepair(stats, "unknownObservationSources", `${where} ${observation.id}: "${id}"`);
+    return false;
+  });
+  const memory: MemorySpec = {
+    id: observation.id,
+    kind: "semantic",
+    text: observation.text.trim(),
+    importance: CONVERSATION_IMPORTANCE,
+  };
+  // Listed comma-separated: ids cannot contain a comma.
+  if (sources.length > 0) memory.source = sources.join(",");
+  return [memory];
+}
+
+/** The ask for a question of a chosen category with some evidence left, or undefined. */
+function askFor(
+  question: Question,
+  turnIds: ReadonlySet<string>,
+  options: ScenarioOptions,
+  stats: ImportStats,
+  where: string,
+): AskSpec | undefined {
+  const category = question.category ?? NO_CATEGORY;
+  if (options.categories !== undefined && !options.categories.includes(category)) {
+    stats.notChosen += 1;
+    return undefined;
+  }
+  const tally = (stats.categories[category] ??= { questions: 0, asked: 0 });
+  tally.questions += 1;
+  stats.questions += 1;
+
+  const evidence: string[] = [];
+  for (const id of question.evidence) {
+    if (!turnIds.has(id)) countRepair(stats, "unknownEvidence", `${where} ${question.id}: "${id}"`);
+    else if (evidence.includes(id)) countRepair(stats, "duplicateEvidence", `${where} ${question.id}: "${id}"`);
+    else evidence.push(id);
+  }
+  if (evidence.length === 0) {
+    countRepair(stats, "questionsWithoutEvidence", `${where} ${question.id}`);
+    return undefined;
+  }
+  tally.asked += 1;
+  stats.asked += 1;
+  return {
+    id: question.id,
+    query: question.text,
+    expect: evidence,
+    required: [...evidence],
+    stale: [],
+    answers: question.answer === undefined ? [] : [question.answer],
+    ...(question.category !== undefined ? { category: question.category } : {}),
+  };
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+function describe(conversation: Conversation, sessions: DatedSession[], asked: number, options: ScenarioOptions): string {
+  const head = conversation.description?.trim() || `Conversation ${conversation.id}`;
+  const categories = options.categories === undefined ? "" : ` (categories ${options.categories.join(", ")})`;
+  return (
+    `${head}: ${plural(sessions.length, "session")} from ${isoDay(sessions[0].time)} to ${isoDay(sessions[sessions.length - 1].time)}, ` +
+    `each turn an episodic memory${options.observations ? " and each annotated observation a semantic one" : ""}, ` +
+    `then ${plural(asked, "question")}${categories} whose gold ids are their evidence turns.` +
+    (options.credit ? ` ${options.credit}` : "")
+  );
+}
