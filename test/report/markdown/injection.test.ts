@@ -18,6 +18,9 @@ import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { serialiseAnswers } from "../../../src/harness/answers/io.js";
 import { sha256 } from "../../../src/harness/answers/recordings.js";
+import { emptyImportStats } from "../../../src/datasets/conversations/index.js";
+import { emptyConversionStats } from "../../../src/datasets/locomo/index.js";
+import { importSection } from "../../../src/report/markdown/import-table.js";
 import { ANSWER_FORMAT, type AnswerResults } from "../../../src/harness/answers/schema.js";
 import type { AnswerRunSpec } from "../../../src/harness/answers/spec.js";
 import { type AskResult, type ExperimentResults, RESULTS_FORMAT, type Trial } from "../../../src/harness/results/types.js";
@@ -126,18 +129,19 @@ function tokenResults(): ExperimentResults {
       headline: ["recall_any@1", "coverage"],
       scenarios: [{ name: t.scenario, description: t.scenarioDescription, targets: [{ ablation: ablations[1]!, metric: "coverage" }], asks }],
       importStats: {
+        ...emptyImportStats(),
         conversations: 1,
+        scenarios: 1,
         sessions: 2,
         turns: 10,
         observations: 3,
-        questionsByCategory: { [u("category", 0)]: 2, [u("category", 1)]: 1 },
-        questionsAskedByCategory: { [u("category", 0)]: 1, [u("category", 1)]: 1 },
-        questionsAsked: 2,
-        questionsWithoutEvidence: 1,
-        evidenceIdsDropped: 1,
-        droppedExamples: [t.dropped],
-        dateRegressions: 0,
-        duplicateTurnIds: 0,
+        questions: 3,
+        asked: 2,
+        categories: { [u("category", 0)]: { questions: 2, asked: 1 }, [u("category", 1)]: { questions: 1, asked: 1 } },
+        repairs: { ...emptyImportStats().repairs, unknownEvidence: 1 },
+        examples: { unknownEvidence: [t.dropped] },
+        // A LoCoMo import also records what converting the file repaired.
+        locomo: emptyConversionStats(),
       },
     },
     manifest: {
@@ -147,7 +151,10 @@ function tokenResults(): ExperimentResults {
       packages: { "better-sqlite3": "12.6.2" },
       tokenizerSha256: "f".repeat(64),
       // "LoCoMo" first, so the benchmark's own section is written too.
-      datasets: [{ name: `LoCoMo ${t.dataset}`, sha256: "e".repeat(64), note: t.note }],
+      datasets: [
+        { name: `LoCoMo ${t.dataset}`, sha256: "e".repeat(64), note: t.note },
+        { name: "conversations", sha256: "c".repeat(64), path: t.dataset },
+      ],
       experimentHash: "d".repeat(64),
       wallTimeMs: 1234,
     },
@@ -264,6 +271,7 @@ const WRITERS: Record<string, (f: Fixture) => string> = {
   "rank changes": (f) => renderRankChanges(f.results, f.summary),
   charts: (f) => renderCharts(f.results, f.summary),
   LoCoMo: (f) => locomoSection(f.context, view(f)),
+  "import table": (f) => importSection(f.context, view(f)),
   "answer-level": (f) => createAnswersSection(f.answers.spec)(f.context),
   "experiment section": (f) => renderExperiment(f.context, view(f)),
   appendix: (f) => renderAppendix(view(f)),
@@ -353,8 +361,9 @@ const reference = Object.fromEntries(
 describe("markdown writers, fed random user strings", () => {
   it("each have user text to protect", () => {
     for (const [name, ref] of Object.entries(reference)) {
-      // The charts' user text is only in link destinations, percent-encoded, so it shows no mark.
-      if (name === "charts") continue;
+      // The charts' user text is only in link destinations, percent-encoded, so it shows no mark;
+      // the LoCoMo section states only counts and the published reference.
+      if (name === "charts" || name === "LoCoMo") continue;
       expect(ref.marks.join(""), name).toMatch(new RegExp(`^${MARK}+$`, "u"));
     }
   });
