@@ -1,13 +1,13 @@
-import { checkAnswers } from "../../harness/answers/index.js";
+import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
-import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
+import { plural, UserError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, resultsFile, runExperiment } from "./pipeline.js";
+import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
@@ -30,6 +30,12 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
   for (const file of experimentFiles(args.files)) {
     experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
   }
+  // A damaged recorded file is named before any experiment runs (--update re-records it instead).
+  if (!args.update) {
+    for (const dir of new Set([...experiments.map((e) => e.output.dir), ...outputs.keys()])) {
+      for (const file of recordedResultFiles(dir)) readResults(file);
+    }
+  }
   for (const { file, loaded, output } of experiments) {
     outputs.set(output.dir, output);
     if ("skipped" in loaded) {
@@ -46,7 +52,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
       log(`${name}: re-recorded ${recordedFile}`);
     } else {
       problems.push(...differences);
-      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : `${differences.length} difference(s)`}`);
+      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}`);
     }
   }
   for (const output of outputs.values()) {
@@ -55,7 +61,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
       bar.phase("answers", undefined, "", "replaying the recorded answers");
       const answers = await checkAnswers({ root: output.dir });
       problems.push(...answers);
-      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
+      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
     }
     const rendered = await renderRecordedReports(bar, output);
     const where = output.project ? "" : `${output.dir}/`;

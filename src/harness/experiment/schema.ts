@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { PRESET_NAMES } from "../../memory/presets.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
 
-export const customAblationSchema = z
+const customAblationSchema = z
   .object({
     name: nameSchema,
     /** Why the ablation is run. Reports state its settings from the patch itself. */
@@ -29,7 +30,7 @@ export const variationSchema = z
   .strict();
 export type Variation = z.output<typeof variationSchema>;
 
-export const locomoSourceSchema = z
+const locomoSourceSchema = z
   .object({
     /** Question categories to ask (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial). */
     categories: z.array(z.number().int().min(1).max(5)).min(1).default([1, 2, 3, 4]),
@@ -65,7 +66,7 @@ export const experimentSchema = z
     /** Let scenario and dataset paths reach outside the experiment file's folder. */
     allowOutside: z.boolean().default(false),
     /** The preset the ablations patch. */
-    policy: z.enum(["full", "stream", "per-kind", "pooled"]).default("full"),
+    policy: z.enum(PRESET_NAMES).default("full"),
     /** Applied to the preset before any ablation. */
     policyPatch: policyPatchSchema.default({}),
     baseline: nameSchema.default("full"),

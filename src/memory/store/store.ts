@@ -3,14 +3,16 @@
  * in-memory index mirrors it so retrieval never re-reads rows. Every write goes to SQLite first
  * and reaches the index only after it committed.
  */
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { fileError } from "../../shared/errors.js";
+import { fileError, UserError, userError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { ScopeIndex } from "./index-columns.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory } from "./schema.js";
+import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -44,7 +46,15 @@ interface Location {
   slot: number;
 }
 
+/**
+ * Opens (or creates) a store. A path that exists must be an SQLite memory store this version can
+ * write: a directory, a device such as /dev/null, an empty file, a text file, a newer store or a
+ * read-only one is refused with one message naming the file. An empty file is refused rather than
+ * made into a store, because it is more likely a mistake (a wrong path, a truncated copy) than a
+ * wish; a store is created at a path that does not exist yet.
+ */
 export function openStore(file: string, options: OpenStoreOptions): MemoryStore {
+  refuseNonStore(file);
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -55,11 +65,55 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
     migrate(db, file, options.tokenizer);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    // A store the process may read but not write fails here, not at the first memory written:
+    // rewriting the version, rolled back, is a write that changes nothing.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    } finally {
+      db.exec("ROLLBACK");
+    }
   } catch (error) {
     db.close();
-    throw error;
+    throw openError(file, error);
   }
   return new SqliteMemoryStore(db, file, options.tokenizer);
+}
+
+function refuseNonStore(file: string): void {
+  if (file === ":memory:" || file === "") return;
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return; // Absent: SQLite creates it (or says why it cannot).
+  }
+  if (stats.isDirectory()) throw fileError(file, "is a directory, not a memory store");
+  if (!stats.isFile()) throw fileError(file, "is not a regular file, so it cannot be a memory store");
+  if (stats.size === 0) {
+    throw fileError(file, "is an empty file, not a memory store; remove it, or name a path that does not exist yet to create a store there");
+  }
+  // Checked before SQLite opens it, which would leave its -wal and -shm files behind.
+  for (const [path, mode, what] of [
+    [file, constants.R_OK, "cannot be read (permission denied)"],
+    [file, constants.W_OK, "is read-only: the memory store must be writable"],
+    [dirname(file), constants.W_OK, "is in a read-only folder: SQLite writes its journal beside the store"],
+  ] as const) {
+    try {
+      accessSync(path, mode);
+    } catch {
+      throw fileError(file, what);
+    }
+  }
+}
+
+/** SQLite's own words for a file it cannot use, made into one message naming the file. */
+function openError(file: string, error: unknown): unknown {
+  if (error instanceof UserError || !(error instanceof Database.SqliteError)) return error;
+  if (error.code.startsWith("SQLITE_READONLY") || (error.code.startsWith("SQLITE_CANTOPEN") && error.message.includes("readonly"))) {
+    return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)");
+  }
+  return fileError(file, `cannot be used as a memory store (${error.message})`);
 }
 
 class SqliteMemoryStore implements MemoryStore {
@@ -127,7 +181,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   correct(oldId: string, memory: NewMemory): Memory {
-    if (!this.locations.has(oldId)) throw new Error(`cannot correct ${oldId}: no such memory`);
+    if (!this.locations.has(oldId)) throw userError(`cannot correct ${oldId}: no such memory`);
     return this.remember({ ...memory, supersedes: oldId });
   }
 
@@ -143,7 +197,7 @@ class SqliteMemoryStore implements MemoryStore {
   touch(ids: readonly string[], now: number): void {
     const found = ids.map((id) => {
       const location = this.locations.get(id);
-      if (location === undefined) throw new Error(`cannot touch ${id}: no such memory`);
+      if (location === undefined) throw userError(`cannot touch ${id}: no such memory`);
       return location;
     });
     if (found.length === 0) return;
@@ -184,13 +238,13 @@ class SqliteMemoryStore implements MemoryStore {
 
   /** Validates a new memory against the store and the batch so far; fills in defaults. */
   private prepareMemory(m: NewMemory, batch: Batch): Memory {
-    if (!KINDS.includes(m.kind)) throw new Error(`unknown memory kind "${m.kind}"`);
-    if (typeof m.text !== "string") throw new Error("memory text must be a string");
-    if (typeof m.scope !== "string" || m.scope === "") throw new Error("memory scope is empty");
+    if (!KINDS.includes(m.kind)) throw userError(`unknown memory kind "${m.kind}"`);
+    if (typeof m.text !== "string") throw userError("memory text must be a string");
+    if (typeof m.scope !== "string" || m.scope === "") throw userError("memory scope is empty");
     requireFinite("createdAt", m.createdAt);
     const id = m.id ?? this.defaultId(m.scope, batch);
     if (this.locations.has(id) || batch.scopeOf.has(id)) {
-      throw new Error(`memory ${id} already exists`);
+      throw userError(`memory ${id} already exists`);
     }
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
     requireFinite("importance", importance);
@@ -202,7 +256,7 @@ class SqliteMemoryStore implements MemoryStore {
     if (corrector !== undefined) {
       const correctorScope = this.correctorScope.get(corrector) ?? batch.scopeOf.get(corrector);
       if (correctorScope !== m.scope) {
-        throw new Error(`memory ${id} is corrected by ${corrector} from another scope`);
+        throw userError(`memory ${id} is corrected by ${corrector} from another scope`);
       }
     }
     const embedding = m.embedding ?? null;
@@ -228,14 +282,14 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
-    if (target === id) throw new Error(`memory ${id} cannot correct itself`);
+    if (target === id) throw userError(`memory ${id} cannot correct itself`);
     const earlier = this.correctedBy.get(target) ?? batch.correctedBy.get(target);
     if (earlier !== undefined) {
-      throw new Error(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
+      throw userError(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
     }
     const targetScope = this.locations.get(target)?.index.scope ?? batch.scopeOf.get(target);
     if (targetScope !== undefined && targetScope !== scope) {
-      throw new Error(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
+      throw userError(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
     }
   }
 
@@ -243,13 +297,13 @@ class SqliteMemoryStore implements MemoryStore {
   private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
     const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || given.length;
     if (given.length === 0 || given.length !== dim) {
-      throw new Error(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
+      throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
     // Checked as stored: a value too large for float32 would be stored as Infinity.
     const vector = batch.copyVector(given);
     for (let i = 0; i < vector.length; i++) {
       if (!Number.isFinite(vector[i])) {
-        throw new Error(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
+        throw userError(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
       }
     }
     batch.dims.set(scope, dim);
@@ -338,6 +392,6 @@ class Batch {
 
 function requireFinite(field: string, value: number): void {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new Error(`memory ${field} must be a finite number, got ${String(value)}`);
+    throw userError(`memory ${field} must be a finite number, got ${String(value)}`);
   }
 }

@@ -2,7 +2,8 @@ import type { ReportContext } from "../reporter.js";
 import { appendixPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary.js";
 import { renderCharts } from "./charts.js";
-import { code, formatCount } from "./format.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
+import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
 import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
@@ -16,8 +17,8 @@ export function renderExperimentIntro({ results }: ExperimentView): string {
   const { experiment } = results;
   const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
   return [
-    `## ${experiment.name}`,
-    experiment.description.trim(),
+    `## ${escapeMarkdown(experiment.name)}`,
+    escapeProse(experiment.description.trim()),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
       `${formatCount(experiment.scenarios.length)} scenario(s), ${formatCount(asks)} ask(s), seeds ${experiment.seeds.join(", ")}, k ${experiment.k.join(", ")}. ` +
       `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`,
