@@ -36,7 +36,8 @@ export {
   WORKING_LIMIT,
 } from "./presets.js";
 export { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "./policy-schema.js";
-export { retrieve } from "./retrieve.js";
+export { askRelevance, retrieve } from "./retrieve.js";
+export { AskRelevance } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
 export {
   defaultStopwords,

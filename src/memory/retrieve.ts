@@ -2,20 +2,19 @@
  * The public retrieval entry: rank every section of the policy over the scope's index, fit each
  * under its rule, touch what was kept (after all scoring, in one transaction) and render the
  * block. Synchronous: query embeddings arrive precomputed.
+ *
+ * `shared` is the ask's relevance when the caller ranks one ask under several policies over an
+ * unchanged store (see askRelevance); without it, each call scores the query itself.
  */
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
-import {
-  defaultStopwords,
-  RELEVANCE_BACKENDS,
-  type RelevanceScores,
-} from "./relevance/index.js";
-import { matchedByKind, SectionRanking } from "./rank/section-ranking.js";
+import { AskRelevance } from "./ask-relevance.js";
+import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
-import { type Block, KINDS, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
+import { type Block, KINDS, type Query, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
 
-export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
+export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: AskRelevance): Block {
   const { policy, query, now } = request;
   const plan: { name: SectionName; rule: SectionRule }[] =
     policy.mode === "pooled"
@@ -30,29 +29,23 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
 
   const index = store.index(request.scope);
   const located = index === undefined ? [] : locatedSlots(index, request.locate ?? []);
-  // Each backend scores once per retrieval, whatever the number of sections using it.
-  const relevanceCache = new Map<string, QueryRelevance>();
-  const relevanceFor = (index: ScopeIndex, config: ScoreConfig): QueryRelevance => {
-    const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
-    const key = `${config.relevance}/${stopwords}`;
-    let relevance = relevanceCache.get(key);
-    if (relevance === undefined) {
-      relevance = new QueryRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords }));
-      relevanceCache.set(key, relevance);
-    }
-    return relevance;
-  };
+  if (shared !== undefined && index !== undefined && !shared.serves(index, query, now)) {
+    throw new Error("retrieve was passed the relevance of another scope, query or moment");
+  }
+  // Each backend scores once per retrieval, whatever the number of sections using it, or once
+  // per ask when the caller shares the scores across retrievals.
+  const relevance = shared ?? (index === undefined ? undefined : new AskRelevance(index, query, now));
 
   const built = plan.map(({ name, rule }) => {
-    if (index === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
+    if (index === undefined || relevance === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const kind = name === "pooled" ? null : KIND_CODE[name];
-    const relevance = relevanceFor(index, config);
-    const ranking = new SectionRanking(index, kind, rule, config, relevance.scores, now, relevance.matched(kind));
+    const scored = relevance.for(config);
+    const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, scored.matched(kind));
     return buildSection(index, name, rule, ranking, located, request.neighbours ?? 0);
   });
 
-  for (const { scores } of relevanceCache.values()) index?.releaseScores(scores.values, scores.matched);
+  if (shared === undefined) relevance?.release();
 
   if (policy.touch && index !== undefined) {
     store.touch(
@@ -66,22 +59,14 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   };
 }
 
-/** One backend's scores for the query, with its matched slots split by kind on first need. */
-class QueryRelevance {
-  private byKind: Int32Array[] | null = null;
-
-  constructor(
-    private readonly index: ScopeIndex,
-    readonly scores: RelevanceScores,
-  ) {}
-
-  /** The matched slots a section of `kind` walks (all of them for a pooled section). */
-  matched(kind: number | null): Int32Array | null {
-    const all = this.scores.matched;
-    if (kind === null || all === null) return all;
-    this.byKind ??= matchedByKind(this.index, all);
-    return this.byKind[kind];
-  }
+/**
+ * The relevance of `query` to `scope`'s memories at `now`, to pass to every retrieve of that one
+ * ask (see AskRelevance); undefined when the scope holds nothing. The caller releases it before
+ * the store changes, and no policy it serves may touch.
+ */
+export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number): AskRelevance | undefined {
+  const index = store.index(scope);
+  return index === undefined ? undefined : new AskRelevance(index, query, now);
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {

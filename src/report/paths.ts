@@ -29,6 +29,13 @@ export function resultsPath(experiment: string): string {
   return `results/${experiment}.json`;
 }
 
+export const PRESET_SUFFIX = ".preset.json";
+
+/** The policy a sweep chose on all of an experiment's asks, as a reusable preset file. */
+export function presetPath(experiment: string): string {
+  return `results/${experiment}${PRESET_SUFFIX}`;
+}
+
 /** The appendix of one experiment: every metric, comparison and rank change. */
 export function appendixPath(experiment: string): string {
   return `reports/${experiment}.md`;

@@ -12,6 +12,8 @@ import { answersSection } from "./markdown/answers.js";
 import { experimentFindings } from "./markdown/findings.js";
 import { importSection } from "./markdown/import-table.js";
 import { locomoSection } from "./markdown/locomo.js";
+import { sweepSection } from "./markdown/sweep.js";
+import { presetReporter } from "./preset-reporter.js";
 import type { OutputFile, RenderedReports, ReportContext, Reporter } from "./reporter.js";
 import { schemasReporter } from "./schemas-reporter.js";
 
@@ -28,15 +30,15 @@ const STATISTICS_SEED = DEFAULT_SUMMARY_SEED;
  * JSON Schemas: those are the project's.
  */
 export function reporters(options: { project?: boolean } = {}): { experiment: Reporter[]; shared: Reporter[] } {
-  const experimentSections = [importSection, locomoSection];
+  const experimentSections = [sweepSection, importSection, locomoSection];
   if (options.project === false) {
     return {
-      experiment: [chartsReporter, appendixReporter],
+      experiment: [chartsReporter, appendixReporter, presetReporter],
       shared: [createEvaluationReporter({ experimentSections, sections: [] }), htmlReporter],
     };
   }
   return {
-    experiment: [chartsReporter, appendixReporter],
+    experiment: [chartsReporter, appendixReporter, presetReporter],
     shared: [
       createEvaluationReporter({ experimentSections, sections: [answersSection] }),
       failureAnalysisReporter,

@@ -8,8 +8,10 @@ import { buildManifest } from "../../harness/results/manifest.js";
 import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
+import { runSweep } from "../../harness/sweep/run.js";
 import type { DataArgs } from "../app.js";
 import type { Progress } from "../progress.js";
+import { PRESET_SUFFIX } from "../../report/paths.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
 export const EXPERIMENTS_DIR = "experiments";
@@ -86,6 +88,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
   // Loaded first: the run prices every memory line once, in this thread, before the workers start.
   const tokenizer = await loadGemmaTokenizer();
   let before: number | undefined;
+  const trialsStarted = performance.now();
   const trials = await runTrials(experiment, {
     ...options,
     tokenizer,
@@ -95,6 +98,14 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
       bar.update(done, done > before ? "" : "starting workers", total);
     },
   });
+  const trialsDone = performance.now();
+  let sweep: ExperimentResults["sweep"];
+  let sweepDone = trialsDone;
+  if (experiment.sweep !== undefined) {
+    bar.update(trials.length, `sweeping ${experiment.sweep.points.length} points`);
+    sweep = await runSweep(experiment, { workers: options.workers, tokenizer });
+    sweepDone = performance.now();
+  }
   bar.update(trials.length, "recording the manifest");
   const manifest = buildManifest({
     tokenizerSha256: tokenizer.sha256,
@@ -102,10 +113,21 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
     experimentHash: experiment.hash,
     wallTimeMs: performance.now() - started,
   });
-  return buildResults(experiment, trials, manifest, recordedExperimentFile(experiment.file));
+  if (sweep !== undefined) {
+    // What the sweep cost beside the ordinary ablations: one ablation's trials against every point.
+    manifest.ablationWallTimeMs = Math.round((trialsDone - trialsStarted) / experiment.ablations.length);
+    manifest.sweepWallTimeMs = Math.round(sweepDone - trialsDone);
+  }
+  const results = buildResults(experiment, trials, manifest, recordedExperimentFile(experiment.file));
+  return sweep === undefined ? results : { ...results, sweep };
 }
 
 export function recordedResultFiles(dir = "."): string[] {
   const folder = join(dir, RESULTS_DIR);
-  return existsSync(folder) ? globSync("*.json", { cwd: folder }).sort().map((file) => join(folder, file)) : [];
+  // A sweep's chosen policy (<experiment>.preset.json) lives beside its results but is not results.
+  return existsSync(folder)
+    ? globSync("*.json", { cwd: folder, ignore: [`*${PRESET_SUFFIX}`] })
+        .sort()
+        .map((file) => join(folder, file))
+    : [];
 }

@@ -9,7 +9,9 @@ import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
 import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
+import { readPolicyPreset } from "../policy/preset-file.js";
 import { policySchema } from "../policy/schema.js";
+import { type ResolvedSweep, resolveSweep } from "../sweep/points.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
 import { type DatasetSpec, experimentSchema, type ExperimentSpec } from "./schema.js";
@@ -49,6 +51,8 @@ export interface Experiment {
   file: string;
   /** The baseline first, then the others in file order. */
   ablations: ResolvedAblation[];
+  /** The sweep's points, when the experiment sweeps policy parameters. */
+  sweep?: ResolvedSweep;
   scenarios: Scenario[];
   datasets: DatasetScenarios["datasets"];
   importStats?: Record<string, unknown>;
@@ -119,9 +123,11 @@ export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedData
 
 export async function loadExperiment(file: string, importDataset?: DatasetResolver): Promise<Experiment> {
   const spec = loadYaml(file, experimentSchema);
-  const base = applyPatch(PRESETS[spec.policy], spec.policyPatch);
+  const preset = basePolicy(file, spec);
+  const base = applyPatch(preset.policy, spec.policyPatch);
   validate(`${file} (policy)`, policySchema, base);
   const ablations = resolveAblations(file, spec, base);
+  const sweep = spec.sweep === undefined ? undefined : resolveSweep(file, spec.sweep, base);
 
   const paths = new ExperimentPaths(file, spec.allowOutside);
   const dataset = resolveDataset(file, spec);
@@ -145,7 +151,15 @@ export async function loadExperiment(file: string, importDataset?: DatasetResolv
   }
 
   const hash = createHash("sha256").update(readFileSync(file));
+  if (preset.text !== undefined) hash.update(`policy:${preset.text}`);
   for (const s of [...scenarios].sort((a, b) => byCodeUnit(a.spec.name, b.spec.name))) hash.update(`${s.spec.name}:${s.sha256}`);
   for (const d of datasets) hash.update(`${d.name}:${d.sha256}`);
-  return { spec, file, ablations, scenarios, datasets, importStats, hash: hash.digest("hex") };
+  return { spec, file, ablations, ...(sweep === undefined ? {} : { sweep }), scenarios, datasets, importStats, hash: hash.digest("hex") };
+}
+
+/** The policy the experiment starts from: a built-in preset, or a preset file (with its text, for the hash). */
+function basePolicy(file: string, spec: ExperimentSpec): { policy: RetrievalPolicy; text?: string } {
+  if (typeof spec.policy === "string") return { policy: PRESETS[spec.policy] };
+  const found = new ExperimentPaths(file, spec.allowOutside).file(spec.policy.file, "policy.file", "policy preset file");
+  return { policy: readPolicyPreset(found).policy, text: readFileSync(found, "utf8") };
 }

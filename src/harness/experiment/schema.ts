@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PRESET_NAMES } from "../../memory/presets.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
+import { sweepSchema } from "../sweep/schema.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
 
@@ -65,8 +66,11 @@ export const experimentSchema = z
     dataset: datasetSchema.optional(),
     /** Let scenario and dataset paths reach outside the experiment file's folder. */
     allowOutside: z.boolean().default(false),
-    /** The preset the ablations patch. */
-    policy: z.enum(PRESET_NAMES).default("full"),
+    /**
+     * The preset the ablations patch: a built-in one by name, or a policy preset file
+     * (`recollect-policy/1`, as a sweep writes) relative to the experiment file's folder.
+     */
+    policy: z.union([z.enum(PRESET_NAMES), z.object({ file: z.string().min(1) }).strict()]).default("full"),
     /** Applied to the preset before any ablation. */
     policyPatch: policyPatchSchema.default({}),
     baseline: nameSchema.default("full"),
@@ -88,6 +92,8 @@ export const experimentSchema = z
     cluster: z.enum(["scenario", "ask", "none"]).default("scenario"),
     /** The metrics the findings and main tables report; the appendix has every metric. */
     headline: z.array(z.string().min(1)).min(1).optional(),
+    /** Policy parameters to sweep, choosing among them by cross-validation (see src/harness/sweep). */
+    sweep: sweepSchema.optional(),
   })
   .strict()
   .refine((e) => e.scenarios.length > 0 || e.dataset !== undefined, {
@@ -101,6 +107,10 @@ export const experimentSchema = z
         ctx.addIssue({ code: "custom", path: ["headline", i], message: `unknown metric "${metric}" for k ${e.k.join(", ")} (known: ${known.join(", ")})` });
       }
     });
+    const objective = e.sweep?.objective.metric;
+    if (objective !== undefined && !known.includes(objective)) {
+      ctx.addIssue({ code: "custom", path: ["sweep", "objective", "metric"], message: `"${objective}" is not a metric for k ${e.k.join(", ")} (known: ${known.join(", ")})` });
+    }
   });
 
 /** The headline metrics of an experiment: as declared, or recall_any at the smallest k and coverage. */

@@ -69,6 +69,36 @@ export function compareResults(recorded: ExperimentResults, fresh: ExperimentRes
     const [ablation, metric] = key.split("\u0000");
     lines.push(`${name}: ablation ${ablation}, metric ${metric}: mean ${fmt(before / n)} → ${fmt(after / n)} (${signed((after - before) / n)})`);
   }
+  lines.push(...compareSweeps(name, recorded.sweep, fresh.sweep));
   if (lines.length === 0) lines.push(`${name}: results differ from the recording in formatting only; re-record with --update`);
+  return lines;
+}
+
+/** What changed in a sweep: its selection first (what a reader acts on), then the points' values. */
+function compareSweeps(name: string, recorded: ExperimentResults["sweep"], fresh: ExperimentResults["sweep"]): string[] {
+  if (recorded === undefined && fresh === undefined) return [];
+  if (recorded === undefined || fresh === undefined) return [`${name}: the sweep is ${fresh === undefined ? "recorded but not produced any more" : "not in the recorded results"}`];
+  const lines: string[] = [];
+  if (recorded.selection.chosen !== fresh.selection.chosen) {
+    lines.push(`${name}: sweep: the point chosen on all asks changed: ${recorded.selection.chosen} → ${fresh.selection.chosen}`);
+  }
+  fresh.selection.folds.forEach((fold, i) => {
+    const before = recorded.selection.folds[i];
+    if (before === undefined) lines.push(`${name}: sweep: fold ${i + 1} is not in the recorded results`);
+    else if (before.chosen !== fold.chosen || before.heldOutScore !== fold.heldOutScore) {
+      lines.push(`${name}: sweep: fold ${i + 1} chose ${before.chosen} (held-out ${fmt(before.heldOutScore)}) → ${fold.chosen} (held-out ${fmt(fold.heldOutScore)})`);
+    }
+  });
+  for (const point of fresh.points) {
+    const before = recorded.values[point.id];
+    const after = fresh.values[point.id];
+    if (before === undefined) {
+      lines.push(`${name}: sweep: point ${point.id} is not in the recorded results`);
+      continue;
+    }
+    const changed = after.filter((v, i) => v !== before[i]).length;
+    if (changed > 0 || before.length !== after.length) lines.push(`${name}: sweep: point ${point.id} (${point.label}): ${changed} ask(s) changed their objective`);
+  }
+  if (lines.length === 0 && JSON.stringify(recorded) !== JSON.stringify(fresh)) lines.push(`${name}: the sweep's definition changed (points, objective or folds)`);
   return lines;
 }

@@ -53,10 +53,20 @@ export function serialiseResults(results: ExperimentResults): string {
     `  "format": ${JSON.stringify(results.format)},`,
     `  "experiment": ${indent(JSON.stringify(results.experiment, null, 2))},`,
     `  "manifest": ${indent(JSON.stringify(results.manifest, null, 2))},`,
-    `  "trials": [\n${trials.join(",\n")}\n  ]`,
+    `  "trials": [\n${trials.join(",\n")}\n  ]${results.sweep === undefined ? "" : ","}`,
+    ...(results.sweep === undefined ? [] : [`  "sweep": ${serialiseSweep(results.sweep)}`]),
     "}",
     "",
   ].join("\n");
+}
+
+/** The sweep pretty-printed, with each point's values on one line. */
+function serialiseSweep(sweep: NonNullable<ExperimentResults["sweep"]>): string {
+  const { values, selection, ...head } = sweep;
+  const headText = JSON.stringify(head, null, 2).replace(/\n/g, "\n  ").slice(0, -2);
+  const lines = Object.entries(values).map(([id, row]) => `      ${JSON.stringify(id)}: ${JSON.stringify(row)}`);
+  const selectionText = JSON.stringify(selection, null, 2).replace(/\n/g, "\n    ");
+  return `${headText},\n    "values": {\n${lines.join(",\n")}\n    },\n    "selection": ${selectionText}\n  }`;
 }
 
 export function parseResults(file: string, text: string): ExperimentResults {

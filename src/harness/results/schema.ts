@@ -99,7 +99,32 @@ export const storedResultsSchema = z.object({
     datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional(), path: z.string().optional() })),
     experimentHash: z.string(),
     wallTimeMs: z.number(),
+    ablationWallTimeMs: z.number().optional(),
+    sweepWallTimeMs: z.number().optional(),
     shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
   }),
   trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
+  sweep: z
+    .object({
+      parameters: z.array(z.string()),
+      objective: z.object({ metric: z.string(), tokenPenalty: z.number() }),
+      evaluation: z.enum(["one-pass", "full-trials"]),
+      touchOff: z.boolean(),
+      foldSeed: z.number(),
+      base: retrievalPolicySchema,
+      points: z.array(
+        z.object({
+          id: z.string(),
+          values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number()), z.null()])),
+          label: z.string(),
+        }),
+      ),
+      values: z.record(z.string(), z.array(z.number())),
+      selection: z.object({
+        folds: z.array(z.object({ heldOut: z.array(z.string()), chosen: z.string(), training: z.number(), heldOutScore: z.number(), items: z.number() })),
+        chosen: z.string(),
+        chosenScore: z.number(),
+      }),
+    })
+    .optional(),
 });

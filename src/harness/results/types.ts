@@ -13,7 +13,7 @@ import type { RetrievalPolicy } from "../../memory/types.js";
 export const RESULTS_FORMAT = "recollect-results/2";
 
 /** Fields that describe the recording run rather than its outcome (a Node patch release changes no result); the check ignores them. */
-export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "node", "wallTimeMs"] as const;
+export const VOLATILE_MANIFEST_FIELDS = ["gitCommit", "gitDirty", "node", "wallTimeMs", "ablationWallTimeMs", "sweepWallTimeMs"] as const;
 
 export interface Manifest {
   /** HEAD when the results were recorded. */
@@ -30,6 +30,10 @@ export interface Manifest {
   experimentHash: string;
   /** Wall time of the recording run; informational only. */
   wallTimeMs: number;
+  /** With a sweep: wall time of the ordinary ablations' trials, per ablation (their total ÷ their count). */
+  ablationWallTimeMs?: number;
+  /** With a sweep: wall time of evaluating every point (the one pass, or the points' full trials). */
+  sweepWallTimeMs?: number;
   /** Set only in the results of one shard of the grid (`--shard i/n`), which `merge` joins. */
   shard?: { index: number; count: number };
 }
@@ -149,4 +153,39 @@ export interface ExperimentResults {
   manifest: Manifest;
   /** Sorted by scenario, then ablation (in experiment order), then seed. */
   trials: Trial[];
+  /** The sweep's points, their per-ask objective and the selection, when the experiment sweeps. */
+  sweep?: SweepResults;
+}
+
+/** One point of a sweep: a policy patch over the sweep's base policy. */
+export interface SweepPointInfo {
+  id: string;
+  /** The value of each swept parameter, as the policy holds it. */
+  values: Record<string, number | string | boolean | number[] | null>;
+  /** Generated from the policies: what the point changes relative to the base. */
+  label: string;
+}
+
+/**
+ * What a sweep recorded: enough to recompute its selection and to check it. `values[id][i]` is
+ * the point's objective on item i (the asks of experiment.scenarios in order, seeds averaged).
+ */
+export interface SweepResults {
+  parameters: string[];
+  objective: { metric: string; tokenPenalty: number };
+  /** `one-pass`: touch off for every point, each timeline played once for all of them; `full-trials`: each point ran its own trials. */
+  evaluation: "one-pass" | "full-trials";
+  /** Whether every point ran with touch off. */
+  touchOff: boolean;
+  foldSeed: number;
+  /** The policy every point patches. */
+  base: RetrievalPolicy;
+  points: SweepPointInfo[];
+  values: Record<string, number[]>;
+  selection: {
+    folds: { heldOut: string[]; chosen: string; training: number; heldOutScore: number; items: number }[];
+    /** The point chosen on all the items, and its mean objective there. */
+    chosen: string;
+    chosenScore: number;
+  };
 }

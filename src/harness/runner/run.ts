@@ -98,31 +98,39 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   const refs = await packPending(pending, options.tokenizer);
   options.onProgress?.(finished, inputs.length, undefined);
   const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
-  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), pending.length));
-  if (workers <= 1) {
-    const cache = new ScenarioCache();
-    for (const input of pending) complete(runTrialTask(task(input), cache));
-  } else {
-    const pool = new Tinypool({
-      filename: new URL("./worker-entry.mjs", import.meta.url).href,
-      minThreads: workers,
-      maxThreads: workers,
-    });
-    try {
-      await Promise.all(pending.map((input) => pool.run(task(input)).then((outcome: TrialOutcome) => complete(trialOf(outcome)))));
-    } finally {
-      await pool.destroy();
-    }
-  }
+  await runTasks(pending.map(task), options.workers, (trials) => complete(trials[0]));
 
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
   return trials;
 }
 
-function trialOf(outcome: TrialOutcome): Trial {
+/**
+ * Runs trial tasks on a pool of worker threads (in this thread for one worker), telling `done`
+ * each task's trials as they finish, in whatever order they finish.
+ */
+export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void): Promise<void> {
+  const workers = Math.max(1, Math.min(workerCount ?? availableParallelism(), tasks.length));
+  if (workers <= 1) {
+    const cache = new ScenarioCache();
+    for (const task of tasks) done(runTrialTask(task, cache));
+    return;
+  }
+  const pool = new Tinypool({
+    filename: new URL("./worker-entry.mjs", import.meta.url).href,
+    minThreads: workers,
+    maxThreads: workers,
+  });
+  try {
+    await Promise.all(tasks.map((task) => pool.run(task).then((outcome: TrialOutcome) => done(trialsOf(outcome)))));
+  } finally {
+    await pool.destroy();
+  }
+}
+
+function trialsOf(outcome: TrialOutcome): Trial[] {
   if ("userError" in outcome) throw userError(outcome.userError);
-  return outcome.trial;
+  return outcome.trials;
 }
 
 /** A journalled trial belongs to this run only if it answers exactly the scenario's asks, in order. */
@@ -136,7 +144,7 @@ function askIdsMatch(trial: Trial, input: TrialInput): boolean {
  * counts. Counting happens here, once per distinct line for the whole run, rather than in each
  * worker for each trial.
  */
-async function packPending(pending: TrialInput[], tokenizer?: TokenCounter): Promise<Map<string, ScenarioRef>> {
+export async function packPending(pending: TrialInput[], tokenizer?: TokenCounter): Promise<Map<string, ScenarioRef>> {
   if (pending.length === 0) return new Map();
   const entries = new Map<string, { spec: TrialInput["scenario"]; writeBack: boolean }>();
   for (const input of pending) {

@@ -1,4 +1,4 @@
-import { openStore, retrieve, writeBack } from "../../memory/index.js";
+import { askRelevance, openStore, retrieve, writeBack } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
@@ -25,11 +25,34 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  * store, remember, retrieve, write back. Each trial gets a fresh in-memory store.
  */
 export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
-  const { scenario, policy } = input;
+  return runTrialUnder(input, [{ name: input.ablation, policy: input.policy }], tokenizer)[0];
+}
+
+/** A policy an ask is ranked under, named as its trial will be. */
+export interface NamedPolicy {
+  name: string;
+  policy: RetrievalPolicy;
+}
+
+/**
+ * Plays one timeline once and ranks each ask under every one of `policies`, over the same store
+ * state, with the ask's relevance scored once and shared: one trial per policy, each exactly what
+ * runTrial gives for that policy alone. The store evolves under `input.policy` (its write-back),
+ * so this holds only when no policy touches (retrieval then changes nothing) and all write back
+ * as it does; anything else is refused, since later asks would depend on earlier retrievals.
+ */
+export function runTrialUnder(input: TrialInput, policies: readonly NamedPolicy[], tokenizer: TokenCounter): Trial[] {
+  const { scenario } = input;
+  if (policies.length > 1) {
+    const diverging = policies.find((p) => p.policy.touch || p.policy.writeBack !== input.policy.writeBack);
+    if (diverging !== undefined) {
+      throw new Error(`policy "${diverging.name}" touches or writes back differently: its timeline cannot be shared with others`);
+    }
+  }
   const store = openStore(":memory:", { tokenizer });
   const stale = new StaleTracker();
   const standIns = new SourceIndex();
-  const asks: AskResult[] = [];
+  const asks: AskResult[][] = policies.map(() => []);
   try {
     for (const event of buildTimeline(scenario, input.seed, input.variation)) {
       if (event.type === "remember") {
@@ -39,20 +62,23 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
         continue;
       }
       const { ask, at } = event;
-      const block = retrieve(store, {
-        scope: scenario.scope,
-        query: {
-          text: ask.query,
-          ...(ask.embedding ? { embedding: { model: SCENARIO_VECTOR_MODEL, vector: ask.embedding } } : {}),
-        },
-        now: at,
-        policy,
-        // Rank metrics need each gold memory's rank however deep it places.
-        locate: ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]),
-        neighbours: input.detail ? NEIGHBOURS : 0,
-      });
-      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale), standIns));
-      const written = writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+      const query = {
+        text: ask.query,
+        ...(ask.embedding ? { embedding: { model: SCENARIO_VECTOR_MODEL, vector: ask.embedding } } : {}),
+      };
+      const staleNow = stale.staleAt(at, ask.stale);
+      // Rank metrics need each gold memory's rank however deep it places.
+      const locate = ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]);
+      const shared = policies.length > 1 ? askRelevance(store, scenario.scope, query, at) : undefined;
+      try {
+        policies.forEach(({ policy }, i) => {
+          const block = retrieve(store, { scope: scenario.scope, query, now: at, policy, locate, neighbours: input.detail ? NEIGHBOURS : 0 }, shared);
+          asks[i].push(scoreAsk(input, policy, block, ask, staleNow, standIns));
+        });
+      } finally {
+        shared?.release();
+      }
+      const written = writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, input.policy);
       if (written !== null) standIns.record([written]);
     }
   } finally {
@@ -60,8 +86,10 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
   }
   // Results list asks in the scenario's order, whatever order this seed asked them in.
   const order = new Map(scenario.steps.flatMap((step) => (step.ask ? [step.ask.id] : [])).map((id, i) => [id, i]));
-  asks.sort((a, b) => (order.get(a.ask) ?? 0) - (order.get(b.ask) ?? 0));
-  return { scenario: scenario.name, ablation: input.ablation, seed: input.seed, asks };
+  return policies.map(({ name }, i) => {
+    asks[i].sort((a, b) => (order.get(a.ask) ?? 0) - (order.get(b.ask) ?? 0));
+    return { scenario: scenario.name, ablation: name, seed: input.seed, asks: asks[i] };
+  });
 }
 
 /** Tracks which ids are out of date, from the timeline itself rather than from the store. */
@@ -109,6 +137,7 @@ function sectionWeights(policy: RetrievalPolicy, section: string | undefined): [
 
 function scoreAsk(
   input: TrialInput,
+  policy: RetrievalPolicy,
   block: Block,
   ask: { id: string; expect: string[]; required?: string[] },
   stale: Set<string>,
@@ -156,7 +185,7 @@ function scoreAsk(
       kept,
       sectionTokens: Object.fromEntries(block.sections.map((s) => [s.name, s.tokensUsed])),
       gold: golds.map(({ gold, best }): GoldDetail => {
-        const weights = sectionWeights(input.policy, best?.section);
+        const weights = sectionWeights(policy, best?.section);
         return best
           ? {
               id: gold,

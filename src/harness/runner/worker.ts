@@ -1,21 +1,26 @@
 import { isUserError } from "../../shared/errors.js";
 import type { Trial } from "../results/types.js";
 import { ScenarioCache, type ScenarioRef } from "./pack.js";
-import { runTrial, type TrialInput } from "./trial.js";
+import { type NamedPolicy, runTrial, runTrialUnder, type TrialInput } from "./trial.js";
 
-/** What crosses to a worker for one trial: the trial's settings, and where its scenario lies in shared memory. */
-export type TrialTask = Omit<TrialInput, "scenario"> & { scenario: ScenarioRef };
+/**
+ * What crosses to a worker for one trial: the trial's settings, and where its scenario lies in
+ * shared memory. With `under`, one pass of the timeline ranks each ask under every one of those
+ * policies (see runTrialUnder) and gives a trial for each.
+ */
+export type TrialTask = Omit<TrialInput, "scenario"> & { scenario: ScenarioRef; under?: NamedPolicy[] };
 
 /** One cache per thread: the worker's own, or the caller's when trials run in the main thread. */
 const workerCache = new ScenarioCache();
 
-export function runTrialTask(task: TrialTask, cache: ScenarioCache = workerCache): Trial {
+export function runTrialTask(task: TrialTask, cache: ScenarioCache = workerCache): Trial[] {
   const { spec, tokens } = cache.get(task.scenario);
-  return runTrial({ ...task, scenario: spec }, tokens);
+  const { under, ...input } = task;
+  return under === undefined ? [runTrial({ ...input, scenario: spec }, tokens)] : runTrialUnder({ ...input, scenario: spec }, under, tokens);
 }
 
-/** A trial, or the message of the UserError it stopped with. */
-export type TrialOutcome = { trial: Trial } | { userError: string };
+/** The task's trials, or the message of the UserError it stopped with. */
+export type TrialOutcome = { trials: Trial[] } | { userError: string };
 
 /**
  * The worker pool's entry point. A UserError is returned, not thrown: an error thrown in a worker
@@ -23,7 +28,7 @@ export type TrialOutcome = { trial: Trial } | { userError: string };
  */
 export default async function runTrialInWorker(task: TrialTask): Promise<TrialOutcome> {
   try {
-    return { trial: runTrialTask(task) };
+    return { trials: runTrialTask(task) };
   } catch (error) {
     if (isUserError(error)) return { userError: error.message };
     throw error;

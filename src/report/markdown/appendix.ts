@@ -12,6 +12,7 @@ import { renderRankChanges } from "./rank-changes.js";
 import type { ExperimentView } from "./section-providers.js";
 import { GENERATED_NOTICE } from "./setup.js";
 import { renderSummaryTable, renderVsBaselineTable } from "./summary-tables.js";
+import { renderSweepAppendix } from "./sweep.js";
 import { markdownTable } from "./table.js";
 
 export function renderAppendix(view: ExperimentView): string {
@@ -43,6 +44,6 @@ export function renderAppendix(view: ExperimentView): string {
       renderVsBaselineTable(summary, group),
     );
   }
-  parts.push(renderRankChanges(results, summary));
+  parts.push(renderSweepAppendix(view), renderRankChanges(results, summary));
   return `${parts.map((p) => p.trim()).filter((p) => p !== "").join("\n\n")}\n`;
 }

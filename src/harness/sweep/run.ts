@@ -1,0 +1,110 @@
+/**
+ * Evaluating every point of a sweep, then choosing among them by cross-validation.
+ *
+ * When no point touches and all write back as the base policy does, the store evolves the same
+ * under every point, so each (scenario, seed) timeline is played once and each ask is ranked
+ * under every point over the same store state, with the ask's relevance scored once (the one
+ * pass). Otherwise later asks depend on earlier retrievals, and each point runs its own trials.
+ * Either way every ranking goes through the memory system's one retrieval path.
+ */
+import { retrievalPolicySchema } from "../../memory/policy-schema.js";
+import type { TokenCounter } from "../../memory/tokenizer.js";
+import { userError } from "../../shared/errors.js";
+import { byCodeUnit } from "../../shared/order.js";
+import type { Experiment } from "../experiment/load.js";
+import { metricValue } from "../metrics.js";
+import type { AskResult, SweepResults, Trial } from "../results/types.js";
+import { packPending, runTasks } from "../runner/run.js";
+import type { TrialInput } from "../runner/trial.js";
+import type { TrialTask } from "../runner/worker.js";
+import { assignFolds } from "./folds.js";
+import type { ResolvedSweep } from "./points.js";
+import { crossValidate } from "./select.js";
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export interface SweepRunOptions {
+  workers?: number;
+  tokenizer?: TokenCounter;
+}
+
+/** The sweep of `experiment` (which must have one): every point's objective per ask, and the selection. */
+export async function runSweep(experiment: Experiment, options: SweepRunOptions = {}): Promise<SweepResults> {
+  const sweep = experiment.sweep;
+  if (sweep === undefined) throw new Error(`experiment "${experiment.spec.name}" has no sweep`);
+  const scenarios = [...experiment.scenarios].sort((a, b) => byCodeUnit(a.spec.name, b.spec.name)).map((s) => s.spec);
+  if (scenarios.length < 2) {
+    throw userError(`${experiment.file}: at sweep: cross-validation by scenario needs at least two scenarios, and the experiment has ${scenarios.length}`);
+  }
+  const { spec } = experiment;
+  const input = (scenario: TrialInput["scenario"], seed: number, ablation: string, policy: TrialInput["policy"]): TrialInput => ({
+    scenario,
+    ablation,
+    policy,
+    seed,
+    variation: spec.variation,
+    matchSource: spec.matchSource,
+    detail: false,
+  });
+  const inputs = sweep.sharedTimeline
+    ? scenarios.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))
+    : scenarios.flatMap((scenario) => sweep.points.flatMap((point) => spec.seeds.map((seed) => input(scenario, seed, point.id, point.policy))));
+  const refs = await packPending(inputs, options.tokenizer);
+  const under = sweep.sharedTimeline ? sweep.points.map((p) => ({ name: p.id, policy: p.policy })) : undefined;
+  const tasks: TrialTask[] = inputs.map((i) => ({ ...i, scenario: refs.get(i.scenario.name)!, ...(under ? { under } : {}) }));
+  const trials: Trial[] = [];
+  await runTasks(tasks, options.workers, (done) => trials.push(...done));
+
+  const values = objectiveValues(sweep, scenarios, spec.seeds, trials);
+  const clusterOf = scenarios.flatMap((s) => s.steps.flatMap((step) => (step.ask ? [s.name] : [])));
+  const folds = assignFolds(clusterOf, sweep.spec.folds, sweep.spec.foldSeed);
+  const selection = crossValidate(
+    sweep.points.map((p) => values[p.id]),
+    clusterOf,
+    folds,
+  );
+  const id = (index: number) => sweep.points[index].id;
+  return {
+    parameters: sweep.parameters,
+    objective: sweep.spec.objective,
+    evaluation: sweep.sharedTimeline ? "one-pass" : "full-trials",
+    touchOff: sweep.points.every((p) => !p.policy.touch),
+    foldSeed: sweep.spec.foldSeed,
+    // Parsed so that keys come in the schema's order, as they do when the file is read back.
+    base: retrievalPolicySchema.parse(sweep.base),
+    points: sweep.points.map((p) => ({ id: p.id, values: p.values, label: p.label })),
+    values,
+    selection: {
+      folds: selection.folds.map((f) => ({
+        heldOut: f.heldOut,
+        chosen: id(f.chosen),
+        training: round(f.training),
+        heldOutScore: round(f.heldOutScore),
+        items: f.items,
+      })),
+      chosen: id(selection.chosen),
+      chosenScore: round(selection.chosenScore),
+    },
+  };
+}
+
+/** Per point, the objective of each ask (scenarios, then asks, in order), its seeds averaged. */
+function objectiveValues(sweep: ResolvedSweep, scenarios: TrialInput["scenario"][], seeds: number[], trials: Trial[]): Record<string, number[]> {
+  const { metric, tokenPenalty } = sweep.spec.objective;
+  const byKey = new Map<string, Map<string, AskResult>>();
+  for (const trial of trials) byKey.set(`${trial.scenario}\u0000${trial.ablation}\u0000${trial.seed}`, new Map(trial.asks.map((a) => [a.ask, a])));
+  const objective = (result: AskResult) => (metricValue(result, metric) ?? 0) - tokenPenalty * result.tokens;
+  return Object.fromEntries(
+    sweep.points.map((point) => [
+      point.id,
+      scenarios.flatMap((scenario) =>
+        scenario.steps.flatMap((step) => {
+          if (!step.ask) return [];
+          const ask = step.ask.id;
+          const sum = seeds.reduce((total, seed) => total + objective(byKey.get(`${scenario.name}\u0000${point.id}\u0000${seed}`)!.get(ask)!), 0);
+          return [round(sum / seeds.length)];
+        }),
+      ),
+    ]),
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The relevance of one query to one scope's memories at one moment, per backend, computed on
+ * first need. Retrieval makes one for each call; a caller that ranks the same ask under many
+ * policies over an unchanged store (a policy sweep) makes one itself and passes it to every
+ * retrieve, so each backend scores the query once for all of them, then releases it.
+ *
+ * The scores stay right only while the scope's memories do not change: no write, and no touch
+ * (a policy with touch on changes last access, which only recency reads, but a later write would
+ * leave the scores short). Release it before the store changes.
+ */
+import { defaultStopwords, RELEVANCE_BACKENDS, type RelevanceScores } from "./relevance/index.js";
+import { matchedByKind } from "./rank/section-ranking.js";
+import type { ScopeIndex } from "./store/index-columns.js";
+import type { Query, ScoreConfig } from "./types.js";
+
+export class AskRelevance {
+  private readonly byBackend = new Map<string, BackendRelevance>();
+  private released = false;
+
+  constructor(
+    private readonly index: ScopeIndex,
+    private readonly query: Query,
+    readonly now: number,
+  ) {}
+
+  /** Whether these scores were made for `index`, `query` and `now`: a retrieval checks before use. */
+  serves(index: ScopeIndex, query: Query, now: number): boolean {
+    return !this.released && index === this.index && query.text === this.query.text && query.embedding === this.query.embedding && now === this.now;
+  }
+
+  /** The scores of the backend (and stopword setting) `config` ranks with. */
+  for(config: ScoreConfig): BackendRelevance {
+    if (this.released) throw new Error("AskRelevance used after release");
+    const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
+    const key = `${config.relevance}/${stopwords}`;
+    let relevance = this.byBackend.get(key);
+    if (relevance === undefined) {
+      const { index, query, now } = this;
+      relevance = new BackendRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords }));
+      this.byBackend.set(key, relevance);
+    }
+    return relevance;
+  }
+
+  /** Hands the score arrays back to the index for later queries. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    for (const { scores } of this.byBackend.values()) this.index.releaseScores(scores.values, scores.matched);
+    this.byBackend.clear();
+  }
+}
+
+/** One backend's scores for the query, with its matched slots split by kind on first need. */
+export class BackendRelevance {
+  private byKind: Int32Array[] | null = null;
+
+  constructor(
+    private readonly index: ScopeIndex,
+    readonly scores: RelevanceScores,
+  ) {}
+
+  /** The matched slots a section of `kind` walks (all of them for a pooled section). */
+  matched(kind: number | null): Int32Array | null {
+    const all = this.scores.matched;
+    if (kind === null || all === null) return all;
+    this.byKind ??= matchedByKind(this.index, all);
+    return this.byKind[kind];
+  }
+}

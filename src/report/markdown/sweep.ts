@@ -1,0 +1,116 @@
+/**
+ * A sweep in the reports: in EVALUATION.md, the held-out winner against the ordinary ablations
+ * in one compact table; in the appendix, every fold, every comparison and every point.
+ */
+import { analyseSweep, type SweepAnalysis } from "../../harness/sweep/analysis.js";
+import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
+import { appendixPath, presetPath } from "../paths.js";
+import { code, escapeProse } from "./escape.js";
+import { formatCount, formatInterval, formatP, formatSigned, formatSignedInterval, formatWtl } from "./format.js";
+import type { ExperimentView } from "./section-providers.js";
+import { formatNumber, markdownTable } from "./table.js";
+
+/** The analysis of a view's sweep, with the reports' statistics seed; undefined without a sweep. */
+export function sweepAnalysisOf(view: ExperimentView): SweepAnalysis | undefined {
+  return analyseSweep(view.results, DEFAULT_SUMMARY_SEED);
+}
+
+/** How the sweep was run and chosen, in one paragraph. */
+function sweepSetup(analysis: SweepAnalysis): string {
+  const { sweep } = analysis;
+  const objective = sweep.objective.tokenPenalty === 0 ? code(sweep.objective.metric) : `${code(sweep.objective.metric)} − ${sweep.objective.tokenPenalty} × tokens`;
+  const evaluation =
+    sweep.evaluation === "one-pass"
+      ? "Touch was off for the sweep, so each timeline was played once and every ask ranked under every point over the same store."
+      : `Each point ran its own trials${sweep.touchOff ? "" : " (touch stays on, so later asks depend on earlier retrievals)"}.`;
+  return (
+    `${formatCount(sweep.points.length)} points over ${sweep.parameters.map(code).join(" × ")}, chosen by ${objective} ` +
+    `with ${sweep.selection.folds.length}-fold cross-validation by scenario (fold seed ${sweep.foldSeed}): each fold's choice is made on the other folds ` +
+    `and scored on its own asks. ${evaluation}`
+  );
+}
+
+function pointLabel(analysis: SweepAnalysis, id: string): string {
+  return analysis.sweep.points.find((p) => p.id === id)?.label ?? "";
+}
+
+function heldOutSentence(analysis: SweepAnalysis, experiment: string): string {
+  const { heldOut, training, optimism, chosenCounts, sweep } = analysis;
+  const folds = sweep.selection.folds.length;
+  const choices = chosenCounts.map((c) => `${code(c.id)} (${c.folds} of ${folds})`).join(", ");
+  return (
+    `Held-out score of the choice: ${formatInterval(heldOut)} over ${formatCount(heldOut.nItems)} asks in ${formatCount(heldOut.nClusters)} scenario clusters; ` +
+    `training score ${formatNumber(training)}, optimism gap (training − held-out) ${formatSigned(optimism)}. The folds chose ${choices}. ` +
+    `Chosen on every ask: ${code(sweep.selection.chosen)} (${escapeProse(pointLabel(analysis, sweep.selection.chosen))}), ` +
+    `in-sample ${formatNumber(sweep.selection.chosenScore)}, written to ${code(presetPath(experiment))}.`
+  );
+}
+
+function comparisonTable(analysis: SweepAnalysis, full: boolean): string {
+  const columns = full
+    ? ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI]", align: "right" as const }, { header: "p", align: "right" as const }, { header: "MDE", align: "right" as const }, { header: "W/T/L", align: "right" as const }]
+    : ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI]", align: "right" as const }, { header: "p", align: "right" as const }];
+  return markdownTable(
+    columns,
+    analysis.comparisons.map(({ ablation, mean, comparison }) => {
+      const diff = { mean: comparison.meanDiff, lo: comparison.lo, hi: comparison.hi, n: comparison.n };
+      const row = [code(ablation), formatNumber(mean), formatSignedInterval(diff), formatP(comparison.p)];
+      return full ? [...row, formatNumber(comparison.mde), formatWtl(comparison)] : row;
+    }),
+  );
+}
+
+/** The sweep's part of EVALUATION.md: how it chose, the held-out winner, and how it compares. */
+export function sweepSection(_context: unknown, view: ExperimentView): string {
+  const analysis = sweepAnalysisOf(view);
+  if (analysis === undefined) return "";
+  return [
+    "### Sweep",
+    sweepSetup(analysis),
+    heldOutSentence(analysis, view.results.experiment.name),
+    comparisonTable(analysis, false),
+    `Paired over the same asks, clustered by scenario, uncorrected. Every fold and every point: ${code(appendixPath(view.results.experiment.name))}.`,
+  ].join("\n\n");
+}
+
+/** The sweep's part of the appendix: every fold's choice, the comparisons in full, every point. */
+export function renderSweepAppendix(view: ExperimentView): string {
+  const analysis = sweepAnalysisOf(view);
+  if (analysis === undefined) return "";
+  const { sweep, means } = analysis;
+  const folds = markdownTable(
+    ["Fold", "Held out", "Chosen", { header: "Training", align: "right" }, { header: "Held-out", align: "right" }, { header: "Optimism", align: "right" }, { header: "Asks", align: "right" }],
+    sweep.selection.folds.map((f, i) => [
+      String(i + 1),
+      f.heldOut.map(code).join(", "),
+      code(f.chosen),
+      formatNumber(f.training),
+      formatNumber(f.heldOutScore),
+      formatSigned(f.training - f.heldOutScore),
+      formatCount(f.items),
+    ]),
+  );
+  const chosen = new Set(sweep.selection.folds.map((f) => f.chosen));
+  const points = markdownTable(
+    ["Point", "What it changes", { header: "Mean over every ask", align: "right" }, "Chosen"],
+    sweep.points.map((p) => [
+      code(p.id),
+      escapeProse(p.label),
+      formatNumber(means.get(p.id)!),
+      [p.id === sweep.selection.chosen ? "on every ask" : "", chosen.has(p.id) ? "by a fold" : ""].filter((s) => s !== "").join(", "),
+    ]),
+  );
+  return [
+    "## Sweep",
+    sweepSetup(analysis),
+    heldOutSentence(analysis, view.results.experiment.name),
+    "### Folds",
+    folds,
+    "### The held-out choice versus the ablations",
+    "Paired over the same asks (each ask's seeds averaged), clustered by scenario, uncorrected; MDE is the minimum detectable effect at 80% power; W/T/L counts asks.",
+    comparisonTable(analysis, true),
+    "### Points",
+    "Each point's mean objective over every ask. A point fixed in advance is scored without bias on them; only the best of many is flattered, which the folds measure.",
+    points,
+  ].join("\n\n");
+}
