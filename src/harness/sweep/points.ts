@@ -50,13 +50,16 @@ export function resolveSweep(file: string, spec: SweepSpec, experimentBase: Retr
     const id = `p${String(i + 1).padStart(width, "0")}`;
     const checkedPatch = policyPatchSchema.safeParse(patchOf(values));
     if (!checkedPatch.success) {
-      const issue = checkedPatch.error.issues[0];
-      throw fileError(file, `at sweep: ${issue.path.join(".")} is not a policy setting a sweep can vary (${issue.message})`);
+      const unknown = checkedPatch.error.issues.find((issue) => issue.code === "unrecognized_keys");
+      if (unknown !== undefined) {
+        throw fileError(file, `at sweep: ${[...unknown.path, ...unknown.keys].join(".")} is not a policy setting a sweep can vary`);
+      }
+      invalid.push(invalidPoint(id, values, checkedPatch.error.issues[0]));
+      return;
     }
     const policy = policySchema.safeParse(applyPatch(base, checkedPatch.data));
     if (!policy.success) {
-      const issue = policy.error.issues[0];
-      invalid.push(`${id} (${describeValues(values)}): ${issue.path.join(".")} ${issue.message}`);
+      invalid.push(invalidPoint(id, values, policy.error.issues[0]));
       return;
     }
     points.push({ id, values, patch: checkedPatch.data, policy: policy.data, label: describeChanges(base, policy.data) });
@@ -67,6 +70,10 @@ export function resolveSweep(file: string, spec: SweepSpec, experimentBase: Retr
   }
   const sharedTimeline = points.every((p) => !p.policy.touch && p.policy.writeBack === base.writeBack);
   return { spec, parameters, base, points, sharedTimeline };
+}
+
+function invalidPoint(id: string, values: Record<string, SweepValue>, issue: { path: PropertyKey[]; message: string }): string {
+  return `${id} (${describeValues(values)}): ${issue.path.map(String).join(".")}: ${issue.message}`;
 }
 
 /** "score.weights [1, 0, 0], score.unitMs 1d": a point's values as a reader wrote them. */

@@ -5,6 +5,9 @@ import type { ChartSpec } from "./chart-spec.js";
 import { metricsChart } from "./metrics-chart.js";
 import { rankChangeChart } from "./rank-change-chart.js";
 import { recallOverTimeChart } from "./recall-over-time-chart.js";
+import { sweepFoldsChart, sweepHeatmapChart, sweepOptimismChart } from "./sweep-charts.js";
+import { analyseSweep } from "../../harness/sweep/analysis.js";
+import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
 
 /** The charts of one experiment, in report order; a chart with no data to show is left out. */
 export function experimentCharts(results: ExperimentResults, summary: ExperimentSummary): ChartSpec[] {
@@ -19,6 +22,15 @@ export function experimentCharts(results: ExperimentResults, summary: Experiment
     chart("recall-over-time", "Recall along the timeline", recallOverTimeChart(results)),
     chart("breakdown", "Score breakdown of the largest rank changes", breakdownChart(summary)),
   ];
+  const sweep = analyseSweep(results, DEFAULT_SUMMARY_SEED);
+  if (sweep !== undefined) {
+    const name = results.experiment.name;
+    candidates.push(
+      chart("sweep-heatmap", "Sweep: the objective over two parameters", sweepHeatmapChart(name, sweep)),
+      chart("sweep-folds", "Sweep: the point each fold chose", sweepFoldsChart(name, sweep)),
+      chart("sweep-optimism", "Sweep: optimism per fold", sweepOptimismChart(name, sweep)),
+    );
+  }
   return candidates.filter((c): c is ChartSpec => c !== null);
 }
 

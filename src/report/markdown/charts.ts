@@ -9,6 +9,9 @@ const CAPTIONS: Record<ChartName, string> = {
   "rank-change": "Gold memory ranks under the baseline and each ablation",
   "recall-over-time": "Recall as the timeline advances",
   breakdown: "Score breakdown of gold memories",
+  "sweep-heatmap": "The sweep's objective over two parameters, the others at the chosen point's values",
+  "sweep-folds": "The point each cross-validation fold chose, with its held-out score",
+  "sweep-optimism": "Training against held-out score per fold",
 };
 
 /** Links to the charts the chart reporter renders for this experiment, and to no other. */
