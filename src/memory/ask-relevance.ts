@@ -15,6 +15,8 @@ import type { Query, ScoreConfig } from "./types.js";
 
 export class AskRelevance {
   private readonly byBackend = new Map<string, BackendRelevance>();
+  private readonly recencyByDecay = new Map<string, Float64Array>();
+  private readonly sections = new Map<string, unknown>();
   private released = false;
 
   constructor(
@@ -42,12 +44,39 @@ export class AskRelevance {
     return relevance;
   }
 
+  /**
+   * Each memory's recency at this moment under one decay setting, computed on first need and
+   * shared by every ranking of this ask (see RecencyMemo); only a shared AskRelevance offers it.
+   */
+  readonly recency = (decayRate: number, unitMs: number): Float64Array => {
+    if (this.released) throw new Error("AskRelevance used after release");
+    const key = `${decayRate}/${unitMs}`;
+    let column = this.recencyByDecay.get(key);
+    if (column === undefined) {
+      column = new Float64Array(this.index.size).fill(Number.NaN);
+      this.recencyByDecay.set(key, column);
+    }
+    return column;
+  };
+
+  /**
+   * A section built for this ask under settings that `key` states in full: built once, and the
+   * same (read-only) result handed to every policy with those settings.
+   */
+  section<T>(key: string, build: () => T): T {
+    if (this.released) throw new Error("AskRelevance used after release");
+    if (!this.sections.has(key)) this.sections.set(key, build());
+    return this.sections.get(key) as T;
+  }
+
   /** Hands the score arrays back to the index for later queries. */
   release(): void {
     if (this.released) return;
     this.released = true;
     for (const { scores } of this.byBackend.values()) this.index.releaseScores(scores.values, scores.matched);
     this.byBackend.clear();
+    this.recencyByDecay.clear();
+    this.sections.clear();
   }
 }
 

@@ -9,6 +9,7 @@
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
 import { AskRelevance } from "./ask-relevance.js";
+import { defaultStopwords } from "./relevance/index.js";
 import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
@@ -36,13 +37,19 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
   // per ask when the caller shares the scores across retrievals.
   const relevance = shared ?? (index === undefined ? undefined : new AskRelevance(index, query, now));
 
+  const neighbours = request.neighbours ?? 0;
   const built = plan.map(({ name, rule }) => {
     if (index === undefined || relevance === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
-    const kind = name === "pooled" ? null : KIND_CODE[name];
-    const scored = relevance.for(config);
-    const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, scored.matched(kind));
-    return buildSection(index, name, rule, ranking, located, request.neighbours ?? 0);
+    const build = () => {
+      const kind = name === "pooled" ? null : KIND_CODE[name];
+      const scored = relevance.for(config);
+      // Recency is worth keeping only when other policies will rank this ask too.
+      const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, scored.matched(kind), shared?.recency);
+      return buildSection(index, name, rule, ranking, located, neighbours);
+    };
+    // Policies that agree on everything this section reads share its result.
+    return shared === undefined ? build() : shared.section(sectionKey(name, rule, config, located, neighbours), build);
   });
 
   if (shared === undefined) relevance?.release();
@@ -67,6 +74,21 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
 export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number): AskRelevance | undefined {
   const index = store.index(scope);
   return index === undefined ? undefined : new AskRelevance(index, query, now);
+}
+
+/**
+ * Everything a section's result depends on for one ask over one store state: its rule and, when
+ * ordered by score, the effective score settings. The unit of decay matters only where some decay
+ * rate the section uses is below 1 (a rate of 1 gives recency 1 at any unit).
+ */
+function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig, located: readonly number[], neighbours: number): string {
+  const { order, fit, limit, quota, requireRelevance } = rule;
+  const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance)];
+  const head = [name, order, fit, limit, quota, requireRelevance, located, neighbours];
+  if (order === "newest") return JSON.stringify([...head, requireRelevance ? relevance : null]);
+  const decays = (name === "pooled" ? KINDS : [name]).map((kind) => config.kindDecay[kind] ?? config.decayRate);
+  const unit = decays.every((d) => d === 1) ? null : config.unitMs;
+  return JSON.stringify([...head, relevance, config.weights, config.normalise, decays, unit]);
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {

@@ -18,7 +18,7 @@ import type { RelevanceScores } from "../relevance/index.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
 import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates, reserveCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";
-import { SectionSignals, type SignalRange } from "./signals.js";
+import { type RecencyMemo, SectionSignals, type SignalRange } from "./signals.js";
 import type { RankView } from "./view.js";
 
 /** A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk. */
@@ -54,11 +54,13 @@ export class SectionRanking {
      * passing over the others; all of them are right too.
      */
     matched: Int32Array | null = relevance.matched,
+    /** Recency shared with other rankings of the same ask over the same store (see RecencyMemo). */
+    recency?: RecencyMemo,
   ) {
     this.byScore = rule.order === "score";
     this.minCost = view.minTokens(kind);
     this.matched = matched;
-    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0);
+    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, recency);
     // Min-max scaling needs each signal's range over every candidate before any total exists.
     if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
   }

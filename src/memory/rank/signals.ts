@@ -35,6 +35,13 @@ const scale = (x: number, range: SignalRange | null) =>
 /** Slack on a recency read from a neighbour in last-access order (recency is at most 1). */
 const RECENCY_MARGIN = 1e-12;
 
+/**
+ * Recency already computed for one moment, per slot, keyed by decay rate and unit (NaN where not
+ * yet computed): rankings of one ask under many policies over an unchanged store share it, so a
+ * memory's recency is computed once per decay setting rather than once per policy.
+ */
+export type RecencyMemo = (decayRate: number, unitMs: number) => Float64Array;
+
 export class SectionSignals {
   private readonly decayOf: number[];
   /** ln(1 / decay) per kind, for the pow-free bound; NaN where that bound does not apply. */
@@ -49,6 +56,8 @@ export class SectionSignals {
   /** Likewise for importance. */
   private readonly bestImportance: number;
   private ranges: SignalRanges | null = null;
+  /** Per kind, the shared recency of its decay setting, or null to compute every time. */
+  private readonly memoOf: (Float64Array | null)[];
 
   constructor(
     private readonly view: RankView,
@@ -56,8 +65,10 @@ export class SectionSignals {
     private readonly now: number,
     /** bm25 relevance is divided by this (the section's largest raw relevance) when above 0. */
     private readonly relDivisor: number,
+    memo?: RecencyMemo,
   ) {
     this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
+    this.memoOf = this.decayOf.map((d) => (memo === undefined ? null : memo(d, config.unitMs)));
     this.decayLog = this.decayOf.map((d) => (d >= 0 && d < 1 ? -Math.log(d) : Number.NaN));
     this.prunable = config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
     [this.w0, this.w1, this.w2] = config.weights;
@@ -77,7 +88,15 @@ export class SectionSignals {
 
   recency(slot: number): number {
     const { view, config } = this;
-    return recencyScore(this.now, view.lastAccessedAt[slot], this.decayOf[view.kind[slot]], config.unitMs);
+    const kind = view.kind[slot];
+    const memo = this.memoOf[kind];
+    if (memo === null) return recencyScore(this.now, view.lastAccessedAt[slot], this.decayOf[kind], config.unitMs);
+    let rec = memo[slot];
+    if (Number.isNaN(rec)) {
+      rec = recencyScore(this.now, view.lastAccessedAt[slot], this.decayOf[kind], config.unitMs);
+      memo[slot] = rec;
+    }
+    return rec;
   }
 
   importance(slot: number): number {

@@ -12,7 +12,7 @@ import { repoPath } from "../temp-files.js";
 
 const temp = useTempDir();
 
-/** The tiny runner grid with a sweep of weights × decay unit, touch off. */
+/** The tiny runner grid with a sweep of weights × episodic decay × decay unit × relevance backend. */
 function sweepExperiment(touch: "off" | "on"): string {
   return temp.write(
     `sweep-${touch}.yaml`,
@@ -30,7 +30,9 @@ function sweepExperiment(touch: "off" | "on"): string {
       "sweep:",
       "  grid:",
       "    score.weights: [[1, 1, 1], [1, 0, 0], [0, 1, 0], [1, 2, 0.5]]",
+      "    score.kindDecay.episodic: [0.9, 1]",
       "    score.unitMs: [1h, 1w]",
+      "    score.relevance: [words, bm25]",
       "  objective: { metric: recall_any@1, tokenPenalty: 0.001 }",
       ...(touch === "off" ? ["  touch: off"] : []),
     ].join("\n"),
