@@ -1,5 +1,6 @@
 import { fillFigureMarkers, markerError, type FigureMarker } from "./markdown/figure-markers.js";
 import { renderFigures } from "./markdown/figures.js";
+import { renderSweepFigures } from "./markdown/sweep.js";
 import { FAILURE_ANALYSIS_PATH } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
 
@@ -24,6 +25,11 @@ function figuresFor(marker: FigureMarker, context: ReportContext): string {
   const results = context.results[index];
   const summary = context.summaries.find((s) => s.experiment === marker.experiment);
   if (summary === undefined) throw new Error(`no summary was computed for experiment "${marker.experiment}"`);
+  if (marker.kind === "sweep") {
+    const figures = renderSweepFigures({ results, summary });
+    if (figures === "") throw fail(`experiment "${marker.experiment}" has no sweep`);
+    return figures;
+  }
 
   if (!summary.ablations.includes(marker.ablation)) {
     throw fail(`unknown ablation "${marker.ablation}" (experiment "${marker.experiment}" has ${list(summary.ablations)})`);

@@ -143,10 +143,10 @@ describe("the evaluation reporter", () => {
     expect(files[0].content).toContain("### Listed for synthetic");
   });
 
-  it("is listed first among the shared reporters; charts and the appendix are per experiment", () => {
+  it("is listed first among the shared reporters; charts, the appendix and a sweep's preset are per experiment", () => {
     const { experiment, shared } = reporters();
     expect(shared.map((r) => r.name).slice(0, 2)).toEqual(["evaluation", "failure-analysis"]);
-    expect(experiment.map((r) => r.name)).toEqual(["charts", "appendix"]);
+    expect(experiment.map((r) => r.name)).toEqual(["charts", "appendix", "preset"]);
   });
 
   it("renders a document without experiments", () => {

@@ -16,15 +16,16 @@ describe("renderReports", () => {
       onStep: (done, total, step) => steps.push(`${done}/${total} ${step}`),
     });
     expect(steps).toEqual([
-      "0/8 statistics alpha",
-      "1/8 statistics beta",
-      "2/8 charts",
-      "3/8 appendix",
-      "4/8 evaluation",
-      "5/8 failure-analysis",
-      "6/8 html",
-      "7/8 schemas",
-      "8/8 done",
+      "0/9 statistics alpha",
+      "1/9 statistics beta",
+      "2/9 charts",
+      "3/9 appendix",
+      "4/9 preset",
+      "5/9 evaluation",
+      "6/9 failure-analysis",
+      "7/9 html",
+      "8/9 schemas",
+      "9/9 done",
     ]);
     const paths = rendered.files.map((f) => f.path);
     expect(paths).toContain("reports/charts/alpha/metrics.png");
@@ -42,7 +43,7 @@ describe("renderReports", () => {
       shared: false,
       onStep: (_, total, step) => steps.push(`${step} of ${total}`),
     });
-    expect(steps).toEqual(["statistics beta of 3", "charts of 3", "appendix of 3", "done of 3"]);
+    expect(steps).toEqual(["statistics beta of 4", "charts of 4", "appendix of 4", "preset of 4", "done of 4"]);
     expect(rendered.files.every((f) => f.path.startsWith("reports/charts/beta/") || f.path === "reports/beta.md")).toBe(true);
     expect(rendered.owned).toEqual(["reports/charts/beta"]);
   });

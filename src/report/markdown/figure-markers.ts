@@ -7,12 +7,18 @@ import { fileError } from "../../shared/errors.js";
  *     … regenerated …
  *     <!-- /figures -->
  *
+ * A block of `kind=sweep` quotes an experiment's sweep (its held-out choice and folds) and
+ * names the experiment alone.
+ *
  * A marker must stand alone on its line, and markers inside fenced code blocks are ignored, so
  * that prose can show the syntax without being rewritten.
  */
 
 export interface FigureMarker {
+  /** `comparison` (the default): an ablation against the baseline; `sweep`: the experiment's sweep. */
+  kind: "comparison" | "sweep";
   experiment: string;
+  /** Empty for a sweep. */
   ablation: string;
   metric: string;
   scenario?: string;
@@ -27,7 +33,8 @@ const CLOSE = /^\s*<!--\s*\/figures\s*-->\s*$/;
 const FENCE = /^\s*(```|~~~)/;
 const ATTRIBUTE = /([A-Za-z]+)=("[^"]*"|[^\s"]+)/y;
 const REQUIRED = ["experiment", "ablation", "metric"] as const;
-const KNOWN = new Set<string>([...REQUIRED, "scenario"]);
+const KINDS = ["comparison", "sweep"] as const;
+const KNOWN = new Set<string>([...REQUIRED, "scenario", "kind"]);
 
 interface Block {
   marker: FigureMarker;
@@ -110,13 +117,19 @@ function parseAttributes(text: string, where: { text: string; line: number }, fi
     values[key] = raw.startsWith('"') ? raw.slice(1, -1) : raw;
     at = ATTRIBUTE.lastIndex;
   }
-  for (const key of REQUIRED) {
+  const kind = (values.kind ?? "comparison") as FigureMarker["kind"];
+  if (!KINDS.includes(kind)) throw markerError(file, where, `unknown kind "${values.kind}" (expected ${KINDS.join(", ")})`);
+  for (const key of kind === "sweep" ? (["experiment"] as const) : REQUIRED) {
     if (!values[key]) throw markerError(file, where, `"${key}" is missing`);
   }
+  if (kind === "sweep" && (values.ablation ?? values.metric ?? values.scenario) !== undefined) {
+    throw markerError(file, where, "a sweep block names its experiment alone");
+  }
   return {
+    kind,
     experiment: values.experiment,
-    ablation: values.ablation,
-    metric: values.metric,
+    ablation: values.ablation ?? "",
+    metric: values.metric ?? "",
     ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
     ...where,
   };

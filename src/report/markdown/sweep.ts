@@ -4,7 +4,7 @@
  */
 import { analyseSweep, type SweepAnalysis } from "../../harness/sweep/analysis.js";
 import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
-import { appendixPath, presetPath } from "../paths.js";
+import { appendixPath, presetPath, resultsPath } from "../paths.js";
 import { code, escapeProse } from "./escape.js";
 import { formatCount, formatInterval, formatP, formatSigned, formatSignedInterval, formatWtl } from "./format.js";
 import type { ExperimentView } from "./section-providers.js";
@@ -73,14 +73,11 @@ export function sweepSection(_context: unknown, view: ExperimentView): string {
   ].join("\n\n");
 }
 
-/** The sweep's part of the appendix: every fold's choice, the comparisons in full, every point. */
-export function renderSweepAppendix(view: ExperimentView): string {
-  const analysis = sweepAnalysisOf(view);
-  if (analysis === undefined) return "";
-  const { sweep, means } = analysis;
-  const folds = markdownTable(
+/** The folds, each with the point it chose and its training and held-out scores. */
+function foldsTable(analysis: SweepAnalysis): string {
+  return markdownTable(
     ["Fold", "Held out", "Chosen", { header: "Training", align: "right" }, { header: "Held-out", align: "right" }, { header: "Optimism", align: "right" }, { header: "Asks", align: "right" }],
-    sweep.selection.folds.map((f, i) => [
+    analysis.sweep.selection.folds.map((f, i) => [
       String(i + 1),
       f.heldOut.map(code).join(", "),
       code(f.chosen),
@@ -90,6 +87,25 @@ export function renderSweepAppendix(view: ExperimentView): string {
       formatCount(f.items),
     ]),
   );
+}
+
+/** The figures FAILURE_ANALYSIS.md quotes for a sweep: the held-out choice, its comparisons and its folds. */
+export function renderSweepFigures(view: ExperimentView): string {
+  const analysis = sweepAnalysisOf(view);
+  if (analysis === undefined) return "";
+  return [
+    `From ${code(resultsPath(view.results.experiment.name))}: ${sweepSetup(analysis)}`,
+    heldOutSentence(analysis, view.results.experiment.name),
+    comparisonTable(analysis, true),
+    foldsTable(analysis),
+  ].join("\n\n");
+}
+
+/** The sweep's part of the appendix: every fold's choice, the comparisons in full, every point. */
+export function renderSweepAppendix(view: ExperimentView): string {
+  const analysis = sweepAnalysisOf(view);
+  if (analysis === undefined) return "";
+  const { sweep, means } = analysis;
   const chosen = new Set(sweep.selection.folds.map((f) => f.chosen));
   const points = markdownTable(
     ["Point", "What it changes", { header: "Mean over every ask", align: "right" }, "Chosen"],
@@ -105,7 +121,7 @@ export function renderSweepAppendix(view: ExperimentView): string {
     sweepSetup(analysis),
     heldOutSentence(analysis, view.results.experiment.name),
     "### Folds",
-    folds,
+    foldsTable(analysis),
     "### The held-out choice versus the ablations",
     "Paired over the same asks (each ask's seeds averaged), clustered by scenario, uncorrected; MDE is the minimum detectable effect at 80% power; W/T/L counts asks.",
     comparisonTable(analysis, true),

@@ -50,10 +50,10 @@ describe("serialiseResults and parseResults", () => {
 
 describe("stableContent", () => {
   it("ignores the fields that describe the recording run, and only those", () => {
-    expect(VOLATILE_MANIFEST_FIELDS).toEqual(["gitCommit", "gitDirty", "node", "wallTimeMs"]);
+    expect(VOLATILE_MANIFEST_FIELDS).toEqual(["gitCommit", "gitDirty", "node", "wallTimeMs", "ablationWallTimeMs", "sweepWallTimeMs"]);
     const rerun = {
       ...withDetail,
-      manifest: { ...withDetail.manifest, gitCommit: "abcdef", gitDirty: true, node: "v20.99.0", wallTimeMs: 12_345 },
+      manifest: { ...withDetail.manifest, gitCommit: "abcdef", gitDirty: true, node: "v20.99.0", wallTimeMs: 12_345, ablationWallTimeMs: 10, sweepWallTimeMs: 90 },
     };
     expect(stableContent(rerun)).toBe(stableContent(withDetail));
     expect(serialiseResults(rerun)).not.toBe(serialiseResults(withDetail));
