@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../src/memory/escape.js";
 import { perKindPreset, pooledPreset, streamPreset, WORKING_LIMIT } from "../../src/memory/presets.js";
-import { retrieve } from "../../src/memory/retrieve.js";
+import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
 import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
 import { openStore } from "../../src/memory/store/store.js";
 import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
@@ -259,5 +259,53 @@ describe("what a section reports", () => {
     const some = retrieve(store, { ...request, locate: ["e59", "nope", "e1"] }).sections[2];
     const deep = some.ranked.slice(plain.ranked.length);
     expect(deep).toEqual(all.ranked.filter((r) => (r.id === "e59" || r.id === "e1") && r.rank > plain.ranked.length));
+  });
+});
+
+describe("retrieve with the ask's relevance shared across policies", () => {
+  /** A per-kind store with words that match the query to different degrees, some long ago. */
+  function wordStore() {
+    const store = openStore(":memory:", { tokenizer });
+    const texts = ["tea with lemon", "green tea every morning", "coffee at noon", "a walk with tea", "the lemon tree", "morning run"];
+    texts.forEach((text, i) =>
+      store.remember({ id: `m${i}`, scope: "u", kind: i % 2 === 0 ? "episodic" : "semantic", text, importance: 1 + i, createdAt: now - i * 40 * HOUR }),
+    );
+    return store;
+  }
+  const wordsQuery = { text: "tea in the morning with lemon" };
+  const policies: RetrievalPolicy[] = [
+    { ...perKindPreset, touch: false },
+    ...[
+      [1, 1, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+      [3, 0.5, 2],
+    ].flatMap((weights) =>
+      [HOUR, 7 * 24 * HOUR].map((unitMs) => ({
+        ...perKindPreset,
+        touch: false,
+        score: { ...perKindPreset.score, weights: weights as [number, number, number], unitMs, kindDecay: { episodic: 0.99 }, relevance: "bm25" as const },
+        sections: Object.fromEntries(Object.entries(perKindPreset.sections).map(([k, rule]) => [k, { ...rule, order: "score" as const, score: undefined }])) as RetrievalPolicy["sections"],
+      })),
+    ),
+  ];
+
+  it("gives every policy exactly the block it gets alone, ranks and scores included", () => {
+    const store = wordStore();
+    const request = (policy: RetrievalPolicy) => ({ scope: "u", query: wordsQuery, now, policy, locate: ["m0", "m3"], neighbours: 1 });
+    const alone = policies.map((policy) => retrieve(store, request(policy)));
+    const shared = askRelevance(store, "u", wordsQuery, now)!;
+    const together = policies.map((policy) => retrieve(store, request(policy), shared));
+    shared.release();
+    expect(together).toEqual(alone);
+  });
+
+  it("refuses the relevance of another query or moment", () => {
+    const store = wordStore();
+    const shared = askRelevance(store, "u", wordsQuery, now)!;
+    expect(() => retrieve(store, { scope: "u", query: { text: "coffee" }, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
+    expect(() => retrieve(store, { scope: "u", query: wordsQuery, now: now + 1, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
+    shared.release();
+    expect(() => retrieve(store, { scope: "u", query: wordsQuery, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
 import { type DatasetResolver, loadExperiment } from "../../../src/harness/experiment/load.js";
 import { applyPatch } from "../../../src/harness/policy/patch.js";
+import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 
@@ -241,6 +242,49 @@ describe("loadExperiment", () => {
   it("accepts an embedding ablation when every ask has a vector", async () => {
     const file = valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
     expect((await loadExperiment(file)).ablations.map((a) => a.name)).toEqual(["full", "emb"]);
+  });
+});
+
+describe("an experiment's policy from a preset file", () => {
+  it("starts from the preset's policy, found from the experiment file's folder, and hashes its text", async () => {
+    const policy = applyPatch(fullPolicy, { score: { weights: [2, 0.5, 0] }, touch: false });
+    const preset = temp.write("experiments/chosen.preset.json", serialisePolicyPreset({ name: "chosen", description: "a sweep's choice", policy }));
+    const experiment = await loadExperiment(valid("policy: { file: chosen.preset.json }"));
+    expect(experiment.ablations[0].policy).toEqual(policy);
+    expect(experiment.ablations[1].policy).toEqual({ ...policy, touch: false });
+    const again = await loadExperiment(valid("policy: { file: chosen.preset.json }"));
+    temp.write("experiments/chosen.preset.json", serialisePolicyPreset({ name: "chosen", description: "edited", policy }));
+    const edited = await loadExperiment(valid("policy: { file: chosen.preset.json }"));
+    expect(edited.hash).not.toBe(again.hash);
+    expect(preset).toContain("chosen.preset.json");
+  });
+
+  it("refuses a file that is not a policy preset, naming it", async () => {
+    temp.write("experiments/not-a-preset.json", '{"format": "something-else"}');
+    expect(await loadError(valid("policy: { file: not-a-preset.json }"))).toMatch(/not-a-preset\.json: at format/);
+  });
+});
+
+describe("an experiment's sweep", () => {
+  it("resolves its points over the experiment's base policy, after the policy patch", async () => {
+    const experiment = await loadExperiment(
+      valid("policyPatch: { writeBack: false }", "sweep: { grid: { score.decayRate: [0.9, 0.99] }, objective: { metric: recall_any@1 }, touch: off }"),
+    );
+    const points = experiment.sweep!.points;
+    expect(points.map((p) => p.policy.score.decayRate)).toEqual([0.9, 0.99]);
+    expect(points.every((p) => !p.policy.writeBack && !p.policy.touch)).toBe(true);
+  });
+
+  it("refuses an objective that is not one of the experiment's metrics", async () => {
+    expect(await loadError(valid("k: [1, 3]", "sweep: { grid: { score.decayRate: [0.9] }, objective: { metric: recall_any@5 } }"))).toMatch(
+      /at sweep\.objective\.metric: "recall_any@5" is not a metric for k 1, 3/,
+    );
+  });
+
+  it("refuses invalid points, listing them", async () => {
+    expect(await loadError(valid("sweep: { grid: { score.decayRate: [0.9, 7] }, objective: { metric: mrr } }"))).toMatch(
+      /at sweep: 1 of 2 points are not valid policies: p002 \(score\.decayRate 7\)/,
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import { renderChart } from "../../../src/report/charts/render.js";
 import { MAX_CHART_WIDTH } from "../../../src/report/charts/theme.js";
 import { repoPath } from "../../harness/temp-files.js";
 import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
+import { withSweep } from "../../fixtures/sweep-results.js";
 import { bounds, overlappingTexts, pngSize, svgGeometry, textsIn, type SvgGeometry } from "./svg-geometry.js";
 
 /** Smallest text, in SVG pixels; a PNG shown 1,000 px wide draws it at least this large. */
@@ -54,6 +55,7 @@ const experiments: [string, () => { results: ExperimentResults; summary: Experim
   ["the hand-made experiment", () => ({ results: handMadeResults(), summary: handMadeSummary(handMadeResults()) })],
   ["fourteen ablations with long names, each beating all others", crowded],
   ["the recorded core experiment", () => recorded("core")],
+  ["the hand-made experiment with a sweep", () => ({ results: withSweep(), summary: handMadeSummary(handMadeResults()) })],
 ];
 
 /** Panel titles grouped by the row they sit on: a row of more than MAX_COLUMNS did not wrap. */
@@ -137,5 +139,13 @@ describe("the significance letters of the metrics chart", () => {
     expect(letters).toHaveLength(summary.ablations.length * panels);
     expect(letters.some((t) => t.text === "> bcdefghijklmn")).toBe(true);
     expect(overlappingTexts({ ...svg, texts: letters })).toEqual([]);
+  });
+});
+
+describe("the charts of a sweep", () => {
+  it("are the heatmap, the choice per fold and the optimism per fold, drawn only for an experiment that sweeps", () => {
+    const names = (results: ExperimentResults) => experimentCharts(results, handMadeSummary(handMadeResults())).map((c) => c.name);
+    expect(names(withSweep()).filter((n) => n.startsWith("sweep-"))).toEqual(["sweep-heatmap", "sweep-folds", "sweep-optimism"]);
+    expect(names(handMadeResults()).filter((n) => n.startsWith("sweep-"))).toEqual([]);
   });
 });
