@@ -12,7 +12,7 @@ import { answersSection } from "./markdown/answers.js";
 import { experimentFindings } from "./markdown/findings.js";
 import { importSection } from "./markdown/import-table.js";
 import { locomoSection } from "./markdown/locomo.js";
-import { sweepSection } from "./markdown/sweep.js";
+import { sweepFinding, sweepSection } from "./markdown/sweep.js";
 import { presetReporter } from "./preset-reporter.js";
 import type { OutputFile, RenderedReports, ReportContext, Reporter } from "./reporter.js";
 import { schemasReporter } from "./schemas-reporter.js";
@@ -84,7 +84,11 @@ export async function renderReports(
     const file = join(root, path);
     return existsSync(file) ? readFileSync(file, "utf8") : undefined;
   };
-  const findings = needed.map((r, i) => experimentFindings(summaries[i], r.experiment));
+  const findings = needed.map((r, i) => {
+    const found = experimentFindings(summaries[i], r.experiment);
+    const sweep = sweepFinding(r);
+    return sweep === undefined ? found : { ...found, sentences: [...found.sentences, sweep] };
+  });
   const contextOf = (chosen: ExperimentResults[]): ReportContext => ({
     results: chosen,
     summaries: chosen.map((r) => summaries[needed.indexOf(r)]!),

@@ -7,6 +7,8 @@ import { formatP, formatSignedInterval, formatWtl } from "../../src/report/markd
 import type { ReportContext } from "../../src/report/reporter.js";
 import { isUserError } from "../../src/shared/errors.js";
 import { syntheticResults } from "../fixtures/synthetic-results.js";
+import { withSweep } from "../fixtures/sweep-results.js";
+import { handMadeResults, handMadeSummary } from "./charts/hand-made-results.js";
 
 const FAST = { seed: 3, bootstrapResamples: 300, testResamples: 2000 };
 const OPEN =
@@ -110,6 +112,9 @@ describe("FAILURE_ANALYSIS.md markers that do not match the results", () => {
     ],
     ["experiment=synthetic ablation=no-touch", /"metric" is missing/],
     ["experiment=synthetic ablation=no-touch metric=mrr colour=red", /unknown key "colour"/],
+    ["experiment=synthetic kind=sweep", /experiment "synthetic" has no sweep/],
+    ["experiment=synthetic kind=sweep metric=mrr", /a sweep block names its experiment alone/],
+    ["experiment=synthetic kind=chart", /unknown kind "chart"/],
   ])("%s is an error naming the marker", (attributes, problem) => {
     const marker = `<!-- figures ${attributes} -->`;
     let error: unknown;
@@ -129,6 +134,18 @@ describe("FAILURE_ANALYSIS.md markers that do not match the results", () => {
     expect(() =>
       fillFailureAnalysis("<!-- figures experiment=synthetic ablation=no-touch metric=mrr -->\ntext\n", ctx),
     ).toThrow(/line 1: no closing <!-- \/figures -->/);
+  });
+});
+
+describe("FAILURE_ANALYSIS.md sweep figures", () => {
+  it("quote the held-out choice, its comparisons and every fold of the named experiment's sweep", () => {
+    const results = withSweep();
+    const ctx: ReportContext = { results: [results], summaries: [handMadeSummary(handMadeResults())], findings: [], readExisting: () => undefined };
+    const filled = fillFailureAnalysis("# Title\n\n<!-- figures experiment=timeline-demo kind=sweep -->\n<!-- /figures -->\n", ctx);
+    expect(filled).toContain("Held-out score of the choice: 1.000 [1.000, 1.000]");
+    expect(filled).toContain("The folds chose `p005`");
+    expect(filled).toMatch(/\| `relevance-only` \|/);
+    expect(filled).toMatch(/\| Fold \| Held out +\| Chosen/);
   });
 });
 

@@ -130,3 +130,17 @@ export function renderSweepAppendix(view: ExperimentView): string {
     points,
   ].join("\n\n");
 }
+
+/** The findings sentence of a sweep: the held-out choice against each ordinary ablation. */
+export function sweepFinding(results: ExperimentView["results"]): string | undefined {
+  const analysis = analyseSweep(results, DEFAULT_SUMMARY_SEED);
+  if (analysis === undefined) return undefined;
+  const { heldOut, comparisons, training, optimism, sweep } = analysis;
+  const versus = comparisons
+    .map(({ ablation, comparison: c }) => `${formatSignedInterval({ mean: c.meanDiff, lo: c.lo, hi: c.hi, n: c.n })} against ${code(ablation)} (p ${formatP(c.p)})`)
+    .join(", ");
+  return (
+    `Its sweep of ${formatCount(sweep.points.length)} points, chosen by ${sweep.selection.folds.length}-fold cross-validation over scenarios, scores ` +
+    `${formatInterval(heldOut)} on ${code(sweep.objective.metric)} held out: ${versus}; the folds' training score is ${formatNumber(training)} (optimism ${formatSigned(optimism)}).`
+  );
+}
