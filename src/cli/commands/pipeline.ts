@@ -9,6 +9,7 @@ import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import { runSweep } from "../../harness/sweep/run.js";
+import { memoisedCounter } from "../../harness/runner/token-counts.js";
 import type { DataArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
@@ -87,11 +88,13 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
   bar.phase(experiment.spec.name, undefined, "trials", "counting tokens");
   // Loaded first: the run prices every memory line once, in this thread, before the workers start.
   const tokenizer = await loadGemmaTokenizer();
+  // One memo for the trials and the sweep, so a line the trials priced is not counted again.
+  const counter = memoisedCounter(tokenizer);
   let before: number | undefined;
   const trialsStarted = performance.now();
   const trials = await runTrials(experiment, {
     ...options,
-    tokenizer,
+    tokenizer: counter,
     onProgress: (done, total) => {
       // Until a trial of this run finishes, the workers are still starting.
       before ??= done;
@@ -103,7 +106,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
   let sweepDone = trialsDone;
   if (experiment.sweep !== undefined) {
     bar.update(trials.length, `sweeping ${experiment.sweep.points.length} points`);
-    sweep = await runSweep(experiment, { workers: options.workers, tokenizer });
+    sweep = await runSweep(experiment, { workers: options.workers, tokenizer: counter });
     sweepDone = performance.now();
   }
   bar.update(trials.length, "recording the manifest");
