@@ -12,7 +12,7 @@ import { answersSection } from "./markdown/answers.js";
 import { experimentFindings } from "./markdown/findings.js";
 import { importSection } from "./markdown/import-table.js";
 import { locomoSection } from "./markdown/locomo.js";
-import { sweepFinding, sweepSection } from "./markdown/sweep.js";
+import { sweepFinding } from "./markdown/sweep.js";
 import { presetReporter } from "./preset-reporter.js";
 import type { OutputFile, RenderedReports, ReportContext, Reporter } from "./reporter.js";
 import { schemasReporter } from "./schemas-reporter.js";
@@ -30,7 +30,7 @@ const STATISTICS_SEED = DEFAULT_SUMMARY_SEED;
  * JSON Schemas: those are the project's.
  */
 export function reporters(options: { project?: boolean } = {}): { experiment: Reporter[]; shared: Reporter[] } {
-  const experimentSections = [sweepSection, importSection, locomoSection];
+  const experimentSections = [importSection, locomoSection];
   if (options.project === false) {
     return {
       experiment: [chartsReporter, appendixReporter, presetReporter],

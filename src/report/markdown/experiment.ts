@@ -7,6 +7,7 @@ import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
 import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
+import { sweepSection } from "./sweep.js";
 
 export interface ExperimentRenderOptions {
   /** Extra sections appended to the experiment, in order. */
@@ -27,10 +28,16 @@ export function renderExperimentIntro({ results }: ExperimentView): string {
     .join("\n\n");
 }
 
-/** One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix. */
+/**
+ * One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix.
+ * An experiment that sweeps is reported by its sweep: its ablations, headline results, sweep and
+ * charts, while its categories and dataset sections go to the appendix, since it repeats the setup
+ * of an experiment reported in full (and EVALUATION.md must stay short).
+ */
 export function renderExperiment(context: ReportContext, view: ExperimentView, options: ExperimentRenderOptions = {}): string {
   const { results, summary } = view;
-  const categories = summary.groups.filter((g) => g !== ALL_GROUP);
+  const sweeps = results.sweep !== undefined;
+  const categories = sweeps ? [] : summary.groups.filter((g) => g !== ALL_GROUP);
   const parts = [
     renderExperimentIntro(view),
     `### Ablations\n\n${renderAblations(results, summary)}`,
@@ -44,7 +51,11 @@ export function renderExperiment(context: ReportContext, view: ExperimentView, o
       ...summary.headline.map((metric) => `**${code(metric)}**\n\n${renderCategoryTable(summary, metric)}`),
     );
   }
-  parts.push(designedFailuresSection(context, view), renderCharts(results, summary));
-  for (const provider of options.sections ?? []) parts.push(provider(context, view));
+  if (sweeps) {
+    parts.push(sweepSection(context, view), renderCharts(results, summary));
+  } else {
+    parts.push(designedFailuresSection(context, view), renderCharts(results, summary));
+    for (const provider of options.sections ?? []) parts.push(provider(context, view));
+  }
   return parts.filter((part) => part.trim() !== "").map((part) => part.trim()).join("\n\n");
 }
