@@ -1,5 +1,5 @@
 import type { ReportContext } from "../reporter.js";
-import { appendixPath } from "../paths.js";
+import { appendixPath, resultsPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary.js";
 import { renderCharts } from "./charts.js";
 import { code, formatCount } from "./format.js";
@@ -12,38 +12,85 @@ export interface ExperimentRenderOptions {
   sections?: readonly ExperimentSectionProvider[];
 }
 
-export function renderExperimentIntro({ results }: ExperimentView): string {
-  const { experiment } = results;
+/** What each ask protocol means, as a heading and the findings say it. */
+export const PROTOCOL_WORDS = {
+  end: "questions asked after the last session",
+  online: "each question asked at a seeded random time between its newest evidence and the last session",
+  immediate: "each question asked right after the session holding its newest evidence",
+} as const;
+
+export function renderExperimentIntro(views: readonly ExperimentView[]): string {
+  const { experiment } = views[0].results;
   const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
+  const runs =
+    views.length === 1
+      ? `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`
+      : `It runs once per ask protocol, each run with results and an appendix of its own: ` +
+        views
+          .map(({ results }) => `${code(results.experiment.protocol ?? "end")} (${code(resultsPath(results.experiment.name))}, ${code(appendixPath(results.experiment.name))})`)
+          .join(", ") +
+        ".";
   return [
-    `## ${experiment.name}`,
+    `## ${experiment.family}`,
     experiment.description.trim(),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
       `${formatCount(experiment.scenarios.length)} scenario(s), ${formatCount(asks)} ask(s), seeds ${experiment.seeds.join(", ")}, k ${experiment.k.join(", ")}. ` +
-      `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`,
+      `${importanceSentence(experiment.importance)} ${runs}`,
   ]
     .filter((part) => part !== "")
     .join("\n\n");
 }
 
-/** One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix. */
-export function renderExperiment(context: ReportContext, view: ExperimentView, options: ExperimentRenderOptions = {}): string {
+/** Which importance ratings are real: rated memories and their noise, unrated ones at the midpoint. */
+export function importanceSentence(importance: ExperimentView["results"]["experiment"]["importance"]): string {
+  const { rated, unrated, noise, unratedNoise } = importance;
+  const plural = (n: number) => `${formatCount(n)} ${n === 1 ? "memory" : "memories"}`;
+  const moved = (n: number) => (n === 0 ? "no seed noise" : `each seed moving it by up to ±${n}`);
+  const parts = [];
+  if (rated > 0) parts.push(`${plural(rated)} rated in ${rated === 1 ? "its" : "their"} scenario (${moved(noise)})`);
+  if (unrated > 0) parts.push(`${plural(unrated)} unrated, at the midpoint 5 (${moved(unratedNoise)})`);
+  return `Importance: ${parts.join("; ")}.`;
+}
+
+/**
+ * The results of one run: headline metrics, the same by category, designed failures and charts.
+ * `heading` is the level of their headings, and `label` tells the runs of one experiment apart.
+ */
+function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string): string[] {
   const { results, summary } = view;
   const categories = summary.groups.filter((g) => g !== ALL_GROUP);
-  const parts = [
-    renderExperimentIntro(view),
-    `### Ablations\n\n${renderAblations(results, summary)}`,
-    `### Headline results\n\n${renderHeadlineTable(summary)}`,
-  ];
+  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`];
   if (categories.length > 0) {
     parts.push(
-      "### By category",
+      `${heading} By category${label}`,
       `Means per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
         `Intervals and tests per category are in ${code(appendixPath(results.experiment.name))}.`,
       ...summary.headline.map((metric) => `**${code(metric)}**\n\n${renderCategoryTable(summary, metric)}`),
     );
   }
-  parts.push(designedFailuresSection(context, view), renderCharts(results, summary));
-  for (const provider of options.sections ?? []) parts.push(provider(context, view));
+  parts.push(
+    designedFailuresSection(context, view).replace(/^### (.*)$/m, `${heading} $1${label}`),
+    renderCharts(results, summary).replace(/^### Charts$/m, `${heading} Charts${label}`),
+  );
+  return parts;
+}
+
+/**
+ * One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix.
+ * An experiment run under several ask protocols gets one section, its runs as subsections;
+ * what the runs share (ablations, the import) is said once.
+ */
+export function renderExperiment(context: ReportContext, views: readonly ExperimentView[], options: ExperimentRenderOptions = {}): string {
+  const [first] = views;
+  const parts = [renderExperimentIntro(views), `### Ablations\n\n${renderAblations(first.results, first.summary)}`];
+  if (views.length === 1) {
+    parts.push(...renderRun(context, first, "###", ""));
+  } else {
+    for (const view of views) {
+      const protocol = view.results.experiment.protocol ?? "end";
+      parts.push(`### Protocol ${code(protocol)}: ${PROTOCOL_WORDS[protocol]}`, ...renderRun(context, view, "####", ` (${protocol})`));
+    }
+  }
+  for (const provider of options.sections ?? []) parts.push(provider(context, first, views));
   return parts.filter((part) => part.trim() !== "").map((part) => part.trim()).join("\n\n");
 }

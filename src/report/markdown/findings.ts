@@ -9,6 +9,7 @@ import type { ExperimentInfo } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary-types.js";
 import { code, formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { PROTOCOL_WORDS } from "./experiment.js";
 import { identical } from "./summary-tables.js";
 import { formatNumber } from "./table.js";
 
@@ -33,8 +34,9 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     seeds: experiment.seeds.length,
   };
   const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
+  const asked = experiment.protocol === undefined ? "" : ` (${PROTOCOL_WORDS[experiment.protocol]})`;
   sentences.push(
-    `${code(summary.experiment)} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
+    `${code(summary.experiment)}${asked} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
       `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
       `each under ${description.seeds} seeds; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
   );
@@ -46,7 +48,7 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     for (const ablation of summary.ablations) {
       const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
       if (c === undefined || !c.comparable) continue;
-      if (c.significant || notable(c)) sentences.push(effectSentence(summary, ablation, metric, c));
+      if (c.significant || notable(c)) sentences.push(effectSentence(summary, ablation, metric, c, backendNote(experiment, ablation)));
       else if (identical(c)) same.push(ablation);
       else undetected.push({ ablation, c });
     }
@@ -92,7 +94,17 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
   return { experiment: summary.experiment, sentences };
 }
 
-function effectSentence(summary: ExperimentSummary, ablation: string, metric: string, c: Comparison): string {
+/**
+ * A comparison between policies that rank by different relevance backends crosses backends: the
+ * difference is the backend's as much as the ablation's, which the sentence must say.
+ */
+function backendNote(experiment: ExperimentInfo, ablation: string): string {
+  const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy.score.relevance;
+  const [mine, theirs] = [backend(ablation), backend(experiment.baseline)];
+  return mine === theirs ? "" : `; crosses relevance backends, ${mine} against ${theirs}`;
+}
+
+function effectSentence(summary: ExperimentSummary, ablation: string, metric: string, c: Comparison, note: string): string {
   const d = metricDecimals(metric);
   const rises = c.diff.mean > 0;
   const better = rises === higherIsBetter(metric);
@@ -102,7 +114,7 @@ function effectSentence(summary: ExperimentSummary, ablation: string, metric: st
   return (
     `${code(ablation)} ${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
     `(${better ? "better" : "worse"}; 95% CI ${formatSigned(c.diff.lo, d)} to ${formatSigned(c.diff.hi, d)}, ` +
-    `${formatUnits(summary.unit, c.diff)}; ${verdict}).`
+    `${formatUnits(summary.unit, c.diff)}; ${verdict}${note}).`
   );
 }
 

@@ -29,7 +29,7 @@ describe("trialInputs", () => {
   it("hands each trial its ablation's policy and the experiment's variation", () => {
     for (const input of trialInputs(experiment)) {
       expect(input.policy).toBe(experiment.ablations.find((a) => a.name === input.ablation)!.policy);
-      expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 });
+      expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1, unratedImportanceNoise: 0 });
     }
   });
 });
