@@ -1,23 +1,24 @@
 /**
- * The benchmark: for each store size, build a synthetic store through the real write path, then
- * time retrieval three ways (stream order with bm25, stream order with 384-dim embeddings, the
- * full per-kind policy) beside a naive SQLite-scan baseline and one-pass floors, and time the
- * core experiment grid through the harness. Figures are measured in one process so ratios
- * compare like with like on a noisy machine.
+ * The benchmark: for each store size, write a synthetic store through the real write path beside
+ * the same rows in SQLite FTS5, then time retrieval (stream order with bm25 against FTS5's bm25
+ * top 5, the full per-kind block, stream order with 384-dim embeddings against a one-pass floor
+ * over the same vectors); then time the full block on stores ten times apart against each other.
+ * Compared figures are measured in one process and interleaved batch by batch or query by query,
+ * so that their ratios hold on a noisy machine.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir, totalmem } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { fullPolicy, streamPreset } from "../memory/presets.js";
 import { retrieve } from "../memory/retrieve.js";
 import { type MemoryStore, openStore } from "../memory/store/store.js";
 import { loadGemmaTokenizer, type TokenCounter } from "../memory/tokenizer.js";
-import type { RetrievalPolicy } from "../memory/types.js";
+import type { RetrievalPolicy, RetrieveRequest } from "../memory/types.js";
+import { wordSet } from "../memory/words.js";
 import { plainSum, simdSummer } from "./floor.js";
+import { Fts5Peer } from "./fts5.js";
 import { type GridTiming, timeGrid } from "./grid.js";
-import { naiveBm25Baseline } from "./naive.js";
-import { type Latency, timeRuns } from "./stats.js";
+import { type Latency, summarise, timeInterleaved } from "./stats.js";
 import { BENCH_MODEL, BENCH_SCOPE, type BenchQuery, cheapTokenCounter, SyntheticData } from "./synthetic.js";
 
 export interface BenchOptions {
@@ -25,7 +26,7 @@ export interface BenchOptions {
   queries: number;
   seed?: number;
   dim?: number;
-  /** Time budget per measured figure; slow figures stop early (at least a few runs). */
+  /** Time budget per measured group of figures; slow ones stop early (after a few runs). */
   budgetMs?: number;
   /** Memories per write transaction. */
   chunk?: number;
@@ -35,30 +36,51 @@ export interface BenchOptions {
   grid?: { file: string; workers: number[] } | null;
 }
 
+/** Every timed figure of one size, in ms per run. */
 export interface SizeFigures {
   size: number;
-  ingest: { ms: number; perSecond: number };
-  streamBm25: Latency;
-  naive: Latency;
-  /** naive p50 / stream-bm25 p50. */
-  speedup: number;
-  /** Did the index and the naive scan return the same top 5 on the agreement queries? */
-  naiveAgrees: boolean;
+  /** Ingest of one batch (`chunk` memories) with line costs from the cheap counter. */
+  ingest: Latency;
+  /** FTS5 insert of the same batch. */
+  ingestFts5: Latency;
+  /** streamPreset with bm25 relevance: pooled, top 5, touch on. */
+  stream: Latency;
+  /** FTS5 bm25() top 5 for an OR of the same query's words. */
+  fts5: Latency;
+  /** fullPolicy: the per-kind block. */
+  full: Latency;
+  /** streamPreset with 384-dim embeddings. */
   embedding: Latency;
-  /** Whether the SIMD kernel served the embedding queries. */
+  /** One pass over the same embeddings: a SIMD sum where the kernel is SIMD, a plain JS sum otherwise. */
+  floor: Latency;
   simd: boolean;
-  plainSum: Latency;
-  simdSum: Latency | null;
-  fullPolicy: Latency;
+  /** Memories per second over the whole ingest, for each side. */
+  ingestPerSecond: { recollect: number; fts5: number };
+  /** Peer ÷ recollect (above 1: recollect is faster), and embedding ÷ floor. */
+  ratios: { streamVsFts5: number; ingestVsFts5: number; embeddingVsFloor: number };
   rssMb: number;
-  /** Peak RSS of the process up to the end of this size's ingest (before the naive baseline). */
+  /** Peak RSS of the process up to the end of this size's ingest. */
   peakAfterIngestMb: number;
 }
 
 export interface BenchReport {
-  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    platform: string;
+    /** os.loadavg() (1, 5 and 15 minutes) when the bench started and when it ended. */
+    loadAverage: { start: number[]; end: number[] };
+  };
   options: Required<Omit<BenchOptions, "grid">> & { grid: BenchOptions["grid"] };
   sizes: SizeFigures[];
+  /**
+   * The full block at a size against a ten times smaller one, timed query by query in turn on the
+   * two stores (so that a change in the machine's load between sizes does not skew it): p50s and
+   * their ratio (linear growth gives about 10).
+   */
+  fullGrowth: { from: number; to: number; fromP50: number; toP50: number; ratio: number }[];
   tokeniser: { sample: number; cheapPerSecond: number; gemmaPerSecond: number };
   grid: GridTiming[];
   peakRssMb: number;
@@ -66,7 +88,6 @@ export interface BenchReport {
 }
 
 const K = 5;
-const AGREEMENT_QUERIES = 5;
 
 /** streamPreset with bm25 relevance: pooled score order, top 5, touch on. */
 export const streamBm25Policy: RetrievalPolicy = {
@@ -76,17 +97,39 @@ export const streamBm25Policy: RetrievalPolicy = {
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
   const started = performance.now();
+  const loadAtStart = loadavg();
   const opts = {
     seed: 1,
     dim: 384,
     budgetMs: 10_000,
-    chunk: 20_000,
-    tokeniserSample: 10_000,
-    grid: { file: "experiments/core.yaml", workers: [1, availableParallelism()] },
+    chunk: 5_000,
+    tokeniserSample: 2_000,
+    grid: null,
     ...options,
   };
+  const dir = mkdtempSync(join(tmpdir(), "recollect-bench-"));
+  const stores: { size: number; store: MemoryStore }[] = [];
   const sizes: SizeFigures[] = [];
-  for (const size of opts.sizes) sizes.push(benchSize(size, opts, log));
+  const fullGrowth: BenchReport["fullGrowth"] = [];
+  try {
+    for (const size of opts.sizes) {
+      const store = openStore(join(dir, `recollect-${size}.sqlite`), { tokenizer: cheapTokenCounter });
+      stores.push({ size, store });
+      sizes.push(benchSize(size, store, join(dir, `fts5-${size}.sqlite`), opts, log));
+    }
+    for (const big of stores) {
+      const small = stores.find((s) => s.size * 10 === big.size);
+      if (small === undefined) continue;
+      log(`N=${small.size} and N=${big.size}: full per-kind block, query by query in turn`);
+      const queries = new SyntheticData({ seed: opts.seed, dim: opts.dim }).queries(Math.max(opts.queries, 1) + 8);
+      const full = (store: MemoryStore) => (i: number) => retrieve(store, request(queries[i % queries.length], fullPolicy));
+      const [from, to] = timeInterleaved([full(small.store), full(big.store)], { count: opts.queries, budgetMs: opts.budgetMs });
+      fullGrowth.push({ from: small.size, to: big.size, fromP50: from.p50, toP50: to.p50, ratio: to.p50 / from.p50 });
+    }
+  } finally {
+    for (const { store } of stores) store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   log(`tokeniser: ingesting ${opts.tokeniserSample} memories with each counter`);
   const gemma = await loadGemmaTokenizer();
@@ -109,9 +152,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       memoryGb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
+      loadAverage: { start: loadAtStart, end: loadavg() },
     },
     options: opts,
     sizes,
+    fullGrowth,
     tokeniser,
     grid,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
@@ -119,91 +164,101 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   };
 }
 
-function benchSize(size: number, opts: Required<Omit<BenchOptions, "grid">>, log: (line: string) => void): SizeFigures {
-  const dir = mkdtempSync(join(tmpdir(), "recollect-bench-"));
-  const file = join(dir, "bench.sqlite");
-  const store = openStore(file, { tokenizer: cheapTokenCounter });
-  const reader = new Database(file, { readonly: true });
+/** The worker counts the grid is timed at by default: one, and every core. */
+export function defaultGridWorkers(): number[] {
+  return [...new Set([1, availableParallelism()])];
+}
+
+/** A retrieval of `q` under `policy` in the bench scope. */
+function request(q: BenchQuery, policy: RetrievalPolicy): RetrieveRequest {
+  return {
+    scope: BENCH_SCOPE,
+    query: { text: q.text, ...(q.vector ? { embedding: { model: BENCH_MODEL, vector: q.vector } } : {}) },
+    now: q.now,
+    policy,
+  };
+}
+
+/** Fills `store` with `size` memories beside an FTS5 peer in `fts5File`, and times every figure. */
+function benchSize(
+  size: number,
+  store: MemoryStore,
+  fts5File: string,
+  opts: Required<Omit<BenchOptions, "grid">>,
+  log: (line: string) => void,
+): SizeFigures {
+  const fts5 = new Fts5Peer(fts5File, cheapTokenCounter);
   try {
-    log(`N=${size}: ingesting`);
+    log(`N=${size}: ingesting into recollect and FTS5, batch by batch`);
     const data = new SyntheticData({ seed: opts.seed, dim: opts.dim });
-    let ingestMs = 0;
-    for (let done = 0; done < size; ) {
+    const ingestMs: number[] = [];
+    const fts5Ms: number[] = [];
+    for (let done = 0, round = 0; done < size; round++) {
       const batch = data.nextMemories(Math.min(opts.chunk, size - done));
-      const t = performance.now();
-      store.rememberMany(batch);
-      ingestMs += performance.now() - t;
+      const sides = [() => store.rememberMany(batch), () => fts5.insert(batch)];
+      const times = [ingestMs, fts5Ms];
+      for (let k = 0; k < 2; k++) {
+        const which = (round + k) % 2;
+        const t = performance.now();
+        sides[which]();
+        times[which].push(performance.now() - t);
+      }
       done += batch.length;
     }
+    const peakAfterIngestMb = process.resourceUsage().maxRSS / 1024;
+    const total = (ms: number[]) => ms.reduce((s, x) => s + x, 0);
+
     const queries = data.queries(Math.max(opts.queries, 1) + 8);
     const at = (i: number) => queries[i % queries.length];
-    const request = (q: BenchQuery, policy: RetrievalPolicy) => ({
-      scope: BENCH_SCOPE,
-      query: { text: q.text, ...(q.vector ? { embedding: { model: BENCH_MODEL, vector: q.vector } } : {}) },
-      now: q.now,
-      policy,
-      rankDepth: K,
-    });
-    const naive = naiveBm25Baseline(reader, BENCH_SCOPE, streamBm25Policy.score);
-    // Past 100k a naive query takes seconds: one agreement query and no warm-up there.
-    const large = size > 100_000;
-    const naiveAgrees = agrees(store, naive, queries.slice(0, large ? 1 : AGREEMENT_QUERIES));
-    const peakAfterIngestMb = process.resourceUsage().maxRSS / 1024;
+    // FTS5 gets the words bm25 ranks by (stopwords dropped); queries with none are left out of both.
+    const worded = queries.filter((q) => wordSet(q.text, { stopwords: true }).length > 0);
+    const wordedAt = (i: number) => worded[i % worded.length];
     const budget = { count: opts.queries, budgetMs: opts.budgetMs };
 
-    log(`N=${size}: stream retrieval (bm25)`);
-    const streamBm25 = timeRuns((i) => retrieve(store, request(at(i), streamBm25Policy)), budget);
-    log(`N=${size}: naive baseline`);
-    const naiveLatency = timeRuns(
-      (i) => {
-        const q = at(i);
-        store.touch(naive.topK(q.text, q.now, K), q.now);
-      },
-      { ...budget, warmup: large ? 0 : 1, minRuns: 3 },
+    log(`N=${size}: stream retrieval (bm25) against FTS5 bm25() top 5`);
+    const [stream, fts5Query] = timeInterleaved(
+      [
+        (i) => retrieve(store, request(wordedAt(i), streamBm25Policy)),
+        (i) => fts5.topK(wordSet(wordedAt(i).text, { stopwords: true }), K),
+      ],
+      budget,
     );
-    log(`N=${size}: embedding relevance`);
-    const embedding = timeRuns((i) => retrieve(store, request(at(i), streamPreset)), budget);
-    const index = store.index(BENCH_SCOPE);
-    const vectors = index?.vectors ?? null;
+    log(`N=${size}: full per-kind block`);
+    const [full] = timeInterleaved([(i) => retrieve(store, request(at(i), fullPolicy))], budget);
+
+    log(`N=${size}: embedding relevance against a one-pass floor`);
+    const vectors = store.index(BENCH_SCOPE)?.vectors ?? null;
     const used = vectors === null ? new Float32Array(0) : vectors.data.subarray(0, size * vectors.dim);
-    const plain = timeRuns(() => plainSum(used), { ...budget, count: Math.min(opts.queries, 50) });
     const memory = vectors?.wasmMemory ?? null;
-    const summer = memory === null ? null : simdSummer(memory);
-    const simdSum = summer === null ? null : timeRuns(() => summer(used), { ...budget, count: Math.min(opts.queries, 50) });
-    log(`N=${size}: full policy`);
-    const full = timeRuns((i) => retrieve(store, request(at(i), fullPolicy)), budget);
+    const summer = (memory === null ? null : simdSummer(memory)) ?? plainSum;
+    const [embedding, floor] = timeInterleaved(
+      [(i) => retrieve(store, request(at(i), streamPreset)), () => summer(used)],
+      budget,
+    );
 
     return {
       size,
-      ingest: { ms: ingestMs, perSecond: (size / ingestMs) * 1000 },
-      streamBm25,
-      naive: naiveLatency,
-      speedup: naiveLatency.p50 / streamBm25.p50,
-      naiveAgrees,
+      ingest: summarise(ingestMs),
+      ingestFts5: summarise(fts5Ms),
+      stream,
+      fts5: fts5Query,
+      full,
       embedding,
+      floor,
       simd: vectors?.usesSimd ?? false,
-      plainSum: plain,
-      simdSum,
-      fullPolicy: full,
+      ingestPerSecond: { recollect: (size / total(ingestMs)) * 1000, fts5: (size / total(fts5Ms)) * 1000 },
+      ratios: {
+        streamVsFts5: fts5Query.p50 / stream.p50,
+        ingestVsFts5: total(fts5Ms) / total(ingestMs),
+        embeddingVsFloor: embedding.p50 / floor.p50,
+      },
       rssMb: process.memoryUsage().rss / 2 ** 20,
       peakAfterIngestMb,
     };
   } finally {
-    reader.close();
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    fts5.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(fts5File + suffix, { force: true });
   }
-}
-
-/** The index's stream top 5 equals the naive scan's, with touch off so both see one state. */
-export function agrees(store: MemoryStore, naive: ReturnType<typeof naiveBm25Baseline>, queries: BenchQuery[]): boolean {
-  const policy = { ...streamBm25Policy, touch: false };
-  return queries.every((q) => {
-    const block = retrieve(store, { scope: BENCH_SCOPE, query: { text: q.text }, now: q.now, policy, rankDepth: K });
-    const ids = block.sections[0].kept;
-    const expected = naive.topK(q.text, q.now, K);
-    return ids.length === expected.length && ids.every((id, i) => id === expected[i]);
-  });
 }
 
 /** Memories per second through rememberMany with `tokenizer` pricing each line. */

@@ -1,4 +1,4 @@
-/** Latency summaries for the benchmark. */
+/** Latency summaries for the benchmark, and timing that interleaves what is compared. */
 
 export interface Latency {
   /** How many timed runs. */
@@ -22,23 +22,28 @@ export function summarise(samplesMs: readonly number[]): Latency {
 }
 
 /**
- * Times `run(i)` for i = 0, 1, … until `count` runs or until `budgetMs` has passed (at least
- * `minRuns`), after `warmup` untimed runs. The budget keeps the slowest configurations to
- * minutes on a small machine; the report says how many runs each figure rests on.
+ * Times each of `runs` on input i = 0, 1, … in turn, one after the other for each i (starting
+ * with a different one each time), so that compared figures share the machine's moments on a
+ * noisy machine. Stops after `count` rounds, or once `budgetMs` has passed and at least
+ * `minRuns` rounds were timed, after `warmup` untimed rounds. The report says how many runs each
+ * figure rests on.
  */
-export function timeRuns(
-  run: (i: number) => void,
+export function timeInterleaved(
+  runs: readonly ((i: number) => void)[],
   options: { count: number; budgetMs: number; warmup?: number; minRuns?: number },
-): Latency {
+): Latency[] {
   const warmup = options.warmup ?? 3;
-  for (let i = 0; i < warmup; i++) run(i);
-  const samples: number[] = [];
+  for (let i = 0; i < warmup; i++) for (const run of runs) run(i);
+  const samples = runs.map((): number[] => []);
   const started = performance.now();
-  for (let i = 0; i < options.count; i++) {
-    const t = performance.now();
-    run(warmup + i);
-    samples.push(performance.now() - t);
-    if (performance.now() - started > options.budgetMs && samples.length >= (options.minRuns ?? 5)) break;
+  for (let round = 0; round < options.count; round++) {
+    for (let k = 0; k < runs.length; k++) {
+      const which = (round + k) % runs.length;
+      const t = performance.now();
+      runs[which](warmup + round);
+      samples[which].push(performance.now() - t);
+    }
+    if (performance.now() - started > options.budgetMs && round + 1 >= (options.minRuns ?? 5)) break;
   }
-  return summarise(samples);
+  return samples.map(summarise);
 }

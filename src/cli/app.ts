@@ -1,6 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import yargs, { type Argv } from "yargs";
-import { UserError } from "../shared/errors.js";
+import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
+import { REFLECTION_THRESHOLD } from "../model/reflection.js";
+import { flagError, userError } from "../shared/errors.js";
 
 /** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */
 export interface Handlers {
@@ -42,75 +44,104 @@ export interface MergeArgs {
   shards: string[];
   out?: string;
 }
-export interface ChatArgs {
-  seed: boolean;
+export interface ModelArgs {
   host?: string;
   model: string;
-  embedModel?: string;
   timeoutMs: number;
+  maxReplyBytes: number;
+}
+export interface ChatArgs extends ModelArgs {
+  seed: boolean;
+  embedModel?: string;
   db?: string;
   message?: string;
+  policy?: string;
+  reflectionThreshold: number;
 }
-export interface RecordArgs {
-  host?: string;
-  model: string;
+export interface RecordArgs extends ModelArgs {
   seeds: number;
-  timeoutMs: number;
 }
 export interface BenchArgs {
   sizes: number[];
   queries: number;
   out: string;
+  /** Also time the core experiment grid with one worker and with all. */
+  grid: boolean;
   /** Also run the conversation benchmark rows (a few minutes). */
   conversations: boolean;
 }
+
 
 function parseShard(text: string | undefined): ExperimentArgs["shard"] {
   if (text === undefined) return undefined;
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || index < 1 || index > count) throw new UserError(`--shard expects i/n with 1 ≤ i ≤ n, got "${text}"`);
+  if (!match || index < 1 || index > count) throw flagError("--shard", "i/n with 1 ≤ i ≤ n", text);
   return { index, count };
 }
 
-function positiveWorkers(value: number | undefined): number | undefined {
-  if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-    throw new UserError(`--workers expects a whole number of at least 1, got "${value}"`);
-  }
-  return value;
+/** A coerce for a numeric flag: its value, or the one-line error saying what it expects. */
+function numberFlag(flag: string, expected: string, ok: (value: number) => boolean) {
+  return (value: number): number => {
+    if (!ok(value)) throw flagError(flag, expected, value);
+    return value;
+  };
 }
+const wholeAtLeast = (flag: string, min: number) =>
+  numberFlag(flag, `a whole number of at least ${min}`, (v) => Number.isSafeInteger(v) && v >= min);
+const positive = (flag: string, unit: string) =>
+  numberFlag(flag, `a positive number of ${unit}`, (v) => Number.isFinite(v) && v > 0);
 
 /** --out names a folder; an existing file there would make every write fail later. */
 function outFolder(value: string | undefined): string | undefined {
-  if (value !== undefined && existsSync(value) && !statSync(value).isDirectory()) {
-    throw new UserError(`--out expects a folder, but ${value} is a file`);
-  }
+  if (value !== undefined && existsSync(value) && !statSync(value).isDirectory()) throw userError(`--out expects a folder, but ${value} is a file`);
   return value;
 }
 
 const OUT_DESCRIPTION =
   "folder for results/, reports/ and EVALUATION.md (default: the project itself for experiments/*.yaml, recollect-out/ beside any other experiment file)";
 
-const dataOptions = (y: Argv) =>
+const dataOptions = <T>(y: Argv<T>) =>
   y
     .option("locomo", { type: "string", default: "data/locomo10.json", describe: "path of the LoCoMo data file (locomo10.json)" })
     .option("accept-locomo-hash", { type: "boolean", default: false, describe: "accept a LoCoMo file whose sha256 differs from the pinned one" });
 
+const filesPositional = <T>(y: Argv<T>) =>
+  y.positional("files", {
+    type: "string",
+    array: true,
+    default: [] as string[],
+    describe: "experiment files (YAML); every experiments/*.yaml when none is named",
+  });
+
+const workersOption = <T>(y: Argv<T>) =>
+  y.option("workers", { type: "number", describe: "worker threads (default: all cores); results do not depend on it", coerce: wholeAtLeast("--workers", 1) });
+
+const modelOptions = <T>(y: Argv<T>) =>
+  y
+    .option("host", { type: "string", describe: "Ollama host (default: $OLLAMA_HOST, else http://127.0.0.1:11434)" })
+    .option("model", { type: "string", default: DEFAULT_CHAT_MODEL, describe: "the chat model, as Ollama names it" })
+    .option("timeout-ms", { type: "number", default: CLIENT_DEFAULTS.timeoutMs, describe: "budget of one model call in milliseconds (a first call may load the model)", coerce: positive("--timeout-ms", "milliseconds") })
+    .option("max-reply-bytes", { type: "number", default: CLIENT_DEFAULTS.maxReplyBytes, describe: "longest model reply accepted, in bytes; a longer one is stopped", coerce: wholeAtLeast("--max-reply-bytes", 1) });
+
 export function buildCli(argv: string[], handlers: Handlers): Argv {
-  return yargs(argv)
+  const cli: Argv = yargs(argv)
     .scriptName("recollect")
+    .usage("$0 <command> [options]\n\nAn evaluation and ablation harness for agent memory.")
     .strict()
-    .demandCommand(1, "name a command")
+    .command("$0", false, (y) => y, () => {
+      // No command: show what there is, rather than only that something is missing.
+      cli.showHelp((text) => process.stdout.write(`${text}\n`));
+    })
     .command(
       "experiment [files..]",
-      "run experiments (all of experiments/ by default), write results/ and regenerate the reports",
+      "run experiments, write results/ and regenerate the reports",
       (y) =>
-        dataOptions(y)
-          .positional("files", { type: "string", array: true, default: [] as string[] })
-          .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
-          .option("resume", { type: "boolean", default: true, describe: "continue an interrupted run" })
-          .option("shard", { type: "string", describe: "run shard i/n of the grid and write it to results/shards/" })
+        workersOption(dataOptions(filesPositional(y)))
+          .option("resume", { type: "boolean", default: true, hidden: true })
+          .option("no-resume", { type: "boolean", describe: "start afresh, ignoring the journal of an interrupted run" })
+          .option("shard", { type: "string", describe: "run shard i/n of the grid only and write it to results/shards/ (join them with merge)" })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.experiment({
@@ -127,9 +158,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       "check [files..]",
       "re-run the experiments offline and compare them with results/ and the reports",
       (y) =>
-        dataOptions(y)
-          .positional("files", { type: "string", array: true, default: [] as string[] })
-          .option("workers", { type: "number", describe: "worker threads (default: all cores)", coerce: positiveWorkers })
+        workersOption(dataOptions(filesPositional(y)))
           .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
@@ -145,22 +174,29 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
     .command(
       "merge <shards..>",
       "merge shard results into one results file",
-      (y) => y.positional("shards", { type: "string", array: true, demandOption: true }).option("out", { type: "string" }),
-      (a) => handlers.merge({ shards: a.shards as string[], out: a.out }),
-    )
-    .command("demo", "the per-kind retrieval demo", (y) => y, () => handlers.demo())
-    .command(
-      "chat",
-      "chat with memory through a local Ollama server",
       (y) =>
         y
-          .option("seed", { type: "boolean", default: false, describe: "preload a few memories and ask one question" })
-          .option("host", { type: "string", describe: "Ollama host (default: $OLLAMA_HOST or http://127.0.0.1:11434)" })
-          .option("model", { type: "string", default: "gemma4:e2b" })
+          .positional("shards", { type: "string", array: true, demandOption: true, describe: "every shard of one grid, as written by experiment --shard i/n" })
+          .option("out", { type: "string", describe: "where to write the merged results (default: results/<experiment>.json)" }),
+      (a) => handlers.merge({ shards: a.shards as string[], out: a.out }),
+    )
+    .command("demo", "the per-kind retrieval demo (its output is recorded in results/demo.txt)", (y) => y, () => handlers.demo())
+    .command(
+      "chat",
+      "chat with memory through a local Ollama server: one message per line, or --message",
+      (y) =>
+        modelOptions(y)
+          .option("seed", { type: "boolean", default: false, describe: "preload a few demo memories and ask one question (or --message)" })
           .option("embed-model", { type: "string", describe: "embedding model; turns on the embedding relevance backend" })
-          .option("timeout-ms", { type: "number", default: 120_000 })
-          .option("db", { type: "string", describe: "SQLite file for the memories (default: a temporary file)" })
-          .option("message", { type: "string", describe: "send one message and exit" }),
+          .option("db", { type: "string", describe: "SQLite file for the memories, kept between chats (default: a temporary file)" })
+          .option("message", { type: "string", describe: "send one message, print the answer and exit" })
+          .option("policy", { type: "string", describe: "a retrieval policy preset file (JSON, see README); the full system by default" })
+          .option("reflection-threshold", {
+            type: "number",
+            default: REFLECTION_THRESHOLD,
+            describe: "reflect once the model-rated importance of new memories adds up to this",
+            coerce: positive("--reflection-threshold", "importance points"),
+          }),
       (a) =>
         handlers.chat({
           seed: a.seed,
@@ -168,31 +204,46 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           model: a.model,
           embedModel: a.embedModel,
           timeoutMs: a.timeoutMs,
+          maxReplyBytes: a.maxReplyBytes,
           db: a.db,
           message: a.message,
+          policy: a.policy,
+          reflectionThreshold: a.reflectionThreshold,
         }),
     )
     .command(
       "record",
       "re-record the answer-level evaluation with a live Ollama server",
       (y) =>
-        y
-          .option("host", { type: "string" })
-          .option("model", { type: "string", default: "gemma4:e2b" })
-          .option("seeds", { type: "number", default: 5 })
-          .option("timeout-ms", { type: "number", default: 120_000 }),
-      (a) => handlers.record({ host: a.host, model: a.model, seeds: a.seeds, timeoutMs: a.timeoutMs }),
+        modelOptions(y).option("seeds", {
+          type: "number",
+          default: 5,
+          describe: "how many of the core experiment's seeds to record (the first ones)",
+          coerce: wholeAtLeast("--seeds", 1),
+        }),
+      (a) => handlers.record({ host: a.host, model: a.model, seeds: a.seeds, timeoutMs: a.timeoutMs, maxReplyBytes: a.maxReplyBytes }),
     )
     .command(
       "bench",
-      "measure retrieval latency, ingest rate and grid wall time",
+      "measure retrieval latency, ingest rate and grid wall time against SQLite FTS5",
       (y) =>
         y
-          .option("sizes", { type: "number", array: true, default: [1_000, 10_000, 100_000, 1_000_000] })
-          .option("queries", { type: "number", default: 200 })
-          .option("out", { type: "string", default: "reports/bench" })
+          .option("sizes", {
+            type: "number",
+            array: true,
+            default: [1_000, 10_000, 100_000, 1_000_000],
+            describe: "store sizes to measure, in memories",
+            coerce: (sizes: number[]) => {
+              const bad = sizes.find((s) => !Number.isSafeInteger(s) || s < 1);
+              if (sizes.length === 0 || bad !== undefined) throw flagError("--sizes", "whole numbers of memories, each at least 1", sizes.join(" "));
+              return sizes;
+            },
+          })
+          .option("queries", { type: "number", default: 200, describe: "queries timed per store size", coerce: wholeAtLeast("--queries", 1) })
+          .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json" })
+          .option("grid", { type: "boolean", default: false, describe: "also time the core experiment grid" })
           .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" }),
-      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, conversations: a.conversations }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, grid: a.grid, conversations: a.conversations }),
     )
     .command(
       "convert <from> <input> <output>",
@@ -205,5 +256,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           .option("categories", { type: "number", array: true, describe: "LoCoMo question categories to keep (default: all, 1–5)" }),
       (a) => handlers.convert({ from: a.from as "locomo", input: a.input as string, output: a.output as string, categories: a.categories as number[] | undefined }),
     )
-    .help();
+    .help()
+    .alias("help", "h");
+  return cli;
 }

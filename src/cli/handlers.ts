@@ -1,3 +1,4 @@
+import { plural } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
 import { type Progress, progress } from "./progress.js";
 
@@ -29,7 +30,7 @@ export const handlers: Handlers = {
       log("check: everything matches the recorded results");
       return;
     }
-    log(`check: FAILED with ${problems.length} difference(s):`);
+    log(`check: FAILED with ${plural(problems.length, "difference")}:`);
     printProblems(problems, log);
     process.exitCode = 1;
   },

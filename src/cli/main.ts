@@ -1,4 +1,4 @@
-import { isUserError, UserError } from "../shared/errors.js";
+import { isUserError, userError } from "../shared/errors.js";
 import { buildCli } from "./app.js";
 import { handlers } from "./handlers.js";
 
@@ -6,13 +6,14 @@ import { handlers } from "./handlers.js";
 try {
   await buildCli(process.argv.slice(2), handlers)
     .fail((message, error) => {
-      throw error ?? new UserError(message);
+      // yargs lays some usage messages out on several lines; the CLI's contract is one.
+      throw error ?? userError(message.replace(/\s*\n\s*/g, " "));
     })
     .parseAsync();
 } catch (error) {
   // yargs reports a rejected argument (e.g. from an option's coerce) as a YError.
   const usage = error instanceof Error && error.name === "YError";
   if (!isUserError(error) && !usage) throw error;
-  process.stderr.write(`recollect: ${(error as Error).message}\n`);
+  process.stderr.write(`recollect: ${userError((error as Error).message).message}\n`);
   process.exitCode = 2;
 }

@@ -4,14 +4,20 @@
  * its section, open another, forge a `#` header or spill onto a second line.
  */
 
-const LINE_BREAKS = /[\n\r\v\f\u0085\u2028\u2029]/g;
+/** Every character a renderer, an editor or a model may take as the end of a line. */
+export const LINE_BREAKS = "\n\r\v\f\u0085\u2028\u2029";
+const LINE_BREAK = new RegExp(`[${LINE_BREAKS}]`, "g");
+
+/** Any character that escaping changes (a leading `#` is checked apart). */
+const SPECIAL = /[&<>\n\r\v\f\u0085\u2028\u2029]/;
 
 export function escapeMemoryText(text: string): string {
+  if (!SPECIAL.test(text) && !text.startsWith("#")) return text;
   let out = text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(LINE_BREAKS, (ch) => `&#${ch.codePointAt(0)};`);
+    .replace(LINE_BREAK, (ch) => `&#${ch.codePointAt(0)};`);
   if (out.startsWith("#")) out = `&#35;${out.slice(1)}`;
   return out;
 }

@@ -27,7 +27,9 @@ export {
   POOLED_LIMIT,
   POOLED_QUOTA,
   pooledPreset,
+  PRESET_NAMES,
   PRESETS,
+  type PresetName,
   QUOTAS,
   SECTION_LIMITS,
   streamPreset,
@@ -47,5 +49,5 @@ export {
 export { BM25_B, BM25_K1 } from "./relevance/bm25.js";
 export { type MemoryStore, type OpenStoreOptions, openStore } from "./store/store.js";
 export { LEGACY_SCOPE, SCHEMA_VERSION } from "./store/schema.js";
-export { SCHEMAS, SCHEMA_V1, SCHEMA_V2 } from "./store/migrations.js";
+export { SCHEMA_V1, SCHEMA_V2 } from "./store/migrations.js";
 export { SCHEMA_V3 } from "./store/schema.js";

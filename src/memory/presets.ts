@@ -143,12 +143,15 @@ export const fullPolicy: RetrievalPolicy = {
   writeBack: true,
 };
 
-export const PRESETS: Readonly<Record<string, RetrievalPolicy>> = {
+/** Every preset by the name experiment files give it (`policy: full`). */
+export const PRESETS = {
+  full: fullPolicy,
   stream: streamPreset,
   "per-kind": perKindPreset,
   pooled: pooledPreset,
-  full: fullPolicy,
-};
+} as const satisfies Readonly<Record<string, RetrievalPolicy>>;
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as [PresetName, ...PresetName[]];
 
 // Presets are shared constants; patching one in place would silently change every user of it.
 for (const preset of Object.values(PRESETS)) deepFreeze(preset);

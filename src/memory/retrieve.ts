@@ -3,26 +3,17 @@
  * under its rule, touch what was kept (after all scoring, in one transaction) and render the
  * block. Synchronous: query embeddings arrive precomputed.
  */
-import { emptySection, fitSection, renderBlock } from "./block.js";
+import { emptySection, renderBlock } from "./block.js";
+import { buildSection } from "./build-section.js";
 import {
   defaultStopwords,
   RELEVANCE_BACKENDS,
   type RelevanceScores,
 } from "./relevance/index.js";
-import { type Candidates, pickCandidates, precedence, scoreCandidates, topByPrecedence } from "./rank.js";
-import { BoundedSection, canRankBounded } from "./rank-bounded.js";
+import { matchedByKind, SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
-import {
-  type Block,
-  KINDS,
-  type RankedMemory,
-  type RetrieveRequest,
-  type ScoreConfig,
-  type Section,
-  type SectionName,
-  type SectionRule,
-} from "./types.js";
+import { type Block, KINDS, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
 
 export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   const { policy, query, now } = request;
@@ -38,31 +29,30 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   }
 
   const index = store.index(request.scope);
-  const relevanceCache = new Map<string, RelevanceScores>();
-  const relevanceFor = (config: ScoreConfig): RelevanceScores => {
+  const located = index === undefined ? [] : locatedSlots(index, request.locate ?? []);
+  // Each backend scores once per retrieval, whatever the number of sections using it.
+  const relevanceCache = new Map<string, QueryRelevance>();
+  const relevanceFor = (index: ScopeIndex, config: ScoreConfig): QueryRelevance => {
     const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
     const key = `${config.relevance}/${stopwords}`;
-    let scores = relevanceCache.get(key);
-    if (scores === undefined && index !== undefined) {
-      scores = RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords });
-      relevanceCache.set(key, scores);
+    let relevance = relevanceCache.get(key);
+    if (relevance === undefined) {
+      relevance = new QueryRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords }));
+      relevanceCache.set(key, relevance);
     }
-    return scores as RelevanceScores;
+    return relevance;
   };
 
   const built = plan.map(({ name, rule }) => {
     if (index === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const kind = name === "pooled" ? null : KIND_CODE[name];
-    const relevance = relevanceFor(config);
-    // A prefix is enough when rankDepth is set: rank it in one bounded pass instead of scoring,
-    // storing and ordering every candidate. Both give the same sections.
-    const ranking: SectionRanking =
-      request.rankDepth !== undefined && canRankBounded(config)
-        ? new BoundedSection(index, kind, rule, config, relevance, now, initialDepth(rule, request.rankDepth))
-        : fullRanking(index, scoreCandidates(index, kind, rule, config, relevance, now), rule.order);
-    return buildSection(index, name, rule, ranking, request.rankDepth);
+    const relevance = relevanceFor(index, config);
+    const ranking = new SectionRanking(index, kind, rule, config, relevance.scores, now, relevance.matched(kind));
+    return buildSection(index, name, rule, ranking, located, request.neighbours ?? 0);
   });
+
+  for (const { scores } of relevanceCache.values()) index?.releaseScores(scores.values, scores.matched);
 
   if (policy.touch && index !== undefined) {
     store.touch(
@@ -76,72 +66,27 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   };
 }
 
-/** A section's candidates, ordered on demand to any depth. */
-interface SectionRanking {
-  count: number;
-  /** The cheapest candidate's token cost. */
-  minCost: number;
-  /** The first min(depth, count) candidates in section order. */
-  top(depth: number): Candidates;
-}
+/** One backend's scores for the query, with its matched slots split by kind on first need. */
+class QueryRelevance {
+  private byKind: Int32Array[] | null = null;
 
-function fullRanking(index: ScopeIndex, candidates: Candidates, order: SectionRule["order"]): SectionRanking {
-  const precedes = precedence(index, candidates, order);
-  let minCost = Number.POSITIVE_INFINITY;
-  for (const slot of candidates.slots) minCost = Math.min(minCost, index.tokens[slot]);
-  const count = candidates.slots.length;
-  return {
-    count,
-    minCost,
-    top: (depth) => pickCandidates(candidates, topByPrecedence(count, depth, precedes)),
-  };
-}
+  constructor(
+    private readonly index: ScopeIndex,
+    readonly scores: RelevanceScores,
+  ) {}
 
-/** How deep a section is ordered before fitting, when only a prefix is asked for. */
-function initialDepth(rule: SectionRule, rankDepth: number): number {
-  return Math.max(rankDepth, rule.limit, 1);
-}
-
-function buildSection(
-  index: ScopeIndex,
-  name: SectionName,
-  rule: SectionRule,
-  ranking: SectionRanking,
-  rankDepth: number | undefined,
-): { section: Section; lines: string[] } {
-  const { count, minCost } = ranking;
-  const tokensOf = (order: Candidates) => (p: number) => index.tokens[order.slots[p]];
-  // Order only as deep as fitting needs; deepen when `skip` walks past the prefix.
-  let depth = rankDepth === undefined ? count : initialDepth(rule, rankDepth);
-  let order = ranking.top(depth);
-  let fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
-  while (!fit.complete && order.slots.length < count) {
-    depth *= 4;
-    order = ranking.top(depth);
-    fit = fitSection(order.slots.length, tokensOf(order), rule, minCost);
+  /** The matched slots a section of `kind` walks (all of them for a pooled section). */
+  matched(kind: number | null): Int32Array | null {
+    const all = this.scores.matched;
+    if (kind === null || all === null) return all;
+    this.byKind ??= matchedByKind(this.index, all);
+    return this.byKind[kind];
   }
-  const reported = rankDepth === undefined ? count : Math.max(rankDepth, fit.examined);
-  const ranked: RankedMemory[] = [];
-  for (let i = 0; i < Math.min(reported, order.slots.length); i++) {
-    const slot = order.slots[i];
-    ranked.push({
-      id: index.ids[slot],
-      kind: KINDS[index.kind[slot]],
-      source: index.sources[slot],
-      rank: i + 1,
-      tokens: index.tokens[slot],
-      rel: order.rel[i],
-      rec: order.rec[i],
-      imp: order.imp[i],
-      total: order.total[i],
-    });
-  }
-  const keptPositions = new Set(fit.kept);
-  const kept = fit.kept.map((p) => ranked[p].id);
-  const dropped = ranked.filter((_, p) => !keptPositions.has(p)).map((r) => r.id);
-  const lines = fit.kept.map((p) => index.line(order.slots[p]));
-  return {
-    section: { name, ranked, kept, dropped, tokensUsed: fit.tokensUsed, quota: rule.quota },
-    lines,
-  };
+}
+
+function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {
+  return ids.flatMap((id) => {
+    const slot = index.slotOf(id);
+    return slot === undefined ? [] : [slot];
+  });
 }

@@ -134,11 +134,16 @@ export type SectionName = Kind | "pooled";
 
 export interface Section {
   name: SectionName;
-  /** The full ordering the section was filled from, with score breakdowns. */
+  /**
+   * The head of the ordering the section was filled from, as deep as filling looked through it,
+   * then the located memories that place deeper and their neighbours when asked for; each with
+   * its rank and score breakdown, in rank order. A `skip` section can keep memories past its head
+   * (see `kept`); they appear here when located.
+   */
   ranked: RankedMemory[];
   /** Ids that reached the block, in block order. */
   kept: string[];
-  /** Ranked ids that did not fit (by quota or limit). */
+  /** Ranked ids that were not kept (by quota or limit). */
   dropped: string[];
   tokensUsed: number;
   quota: number | null;
@@ -156,11 +161,16 @@ export interface RetrieveRequest {
   now: number;
   policy: RetrievalPolicy;
   /**
-   * How many ranked entries each section reports. Absent: the full ordering of every candidate
-   * (what rank metrics need on small stores). A number: at least that many plus every entry
-   * examined while filling the section, found by top-k selection instead of a full sort.
+   * Memory ids whose rank and score breakdown each section should report however deep they
+   * place, for evaluation (where did the gold memories rank?). Ids that are not candidates of a
+   * section, or not stored, are left out.
    */
-  rankDepth?: number;
+  locate?: readonly string[];
+  /**
+   * How many memories just before and just after each located one to report too (default 0):
+   * evaluation reads them to say which memories overtook a gold one.
+   */
+  neighbours?: number;
 }
 
 /** A chat turn to be written back as an episodic memory. */

@@ -45,6 +45,7 @@ export function wordSet(text: string, options: { stopwords?: boolean } = {}): st
 }
 
 function normaliseApostrophes(raw: string): string {
+  if (!raw.includes("'")) return raw;
   let word = raw.replace(/^'+|'+$/g, "");
   if (word.endsWith("'s")) word = word.slice(0, -2);
   return word.replace(/'/g, "");

@@ -1,57 +1,23 @@
 /**
- * `npm run chat`: one question through the whole memory system against Ollama (or recordings).
- * The CLI passes in the memory system's functions and a policy, so this module depends on the
- * memory system only through their shapes. The server is checked first with GET /api/tags, so a
- * stopped server fails fast with the one-line server-down error.
+ * The chat as `npm run chat` runs it: a session over one store, each turn the chat loop (embed,
+ * retrieve, inject, answer, write back), every new memory rated by the model at write time and
+ * reflection past the threshold, through RatedMemory, as the answer-level evaluation writes.
+ * `runChat` is the one-question form (the --seed demo): it builds the client (live, recording or
+ * replaying), checks the server first with GET /api/tags so a stopped server fails fast with the
+ * one-line server-down error, and prints the block and the answer.
  */
-import type { Block, NewMemory, RetrievalPolicy, RetrieveRequest, Turn } from "../memory/types.js";
-import { chatTurn, usesEmbedding, type TurnResult } from "./chat-loop.js";
+import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore } from "../memory/index.js";
+import type { MemoryStore } from "../memory/store/store.js";
+import type { NewMemory, RetrievalPolicy } from "../memory/types.js";
+import { usesEmbedding, type TurnResult } from "./chat-loop.js";
 import { OllamaClient } from "./client.js";
-import { modelEmbedder, type Embedder } from "./embedder.js";
+import { type Embedder, modelEmbedder } from "./embedder.js";
 import { DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL } from "./options.js";
+import { RatedMemory } from "./rated-memory.js";
 import { createRecordingClient, type RecordMode } from "./recorder.js";
+import { REFLECTION_THRESHOLD } from "./reflection.js";
 import { checkServer } from "./server-check.js";
-import type { ChatMessage, ModelClient } from "./types.js";
-
-/** A store as the chat command uses it. */
-export interface ChatStore {
-  remember(memory: NewMemory): unknown;
-  close(): void;
-}
-
-/** The memory system's API, passed in by the CLI. */
-export interface ChatMemoryApi<S extends ChatStore, T = unknown> {
-  loadGemmaTokenizer(): T | Promise<T>;
-  openStore(path: string, options: { tokenizer: T }): S;
-  retrieve(store: S, request: RetrieveRequest): Block;
-  writeBack(store: S, turn: Turn, policy: RetrievalPolicy): unknown;
-  turnText(turn: Pick<Turn, "user" | "assistant">): string;
-  countRequest?(tokenizer: T, messages: ChatMessage[]): number;
-}
-
-export interface RunChatOptions<S extends ChatStore, T = unknown> {
-  memory: ChatMemoryApi<S, T>;
-  policy: RetrievalPolicy;
-  /** The question to ask; DEMO_QUESTION by default. */
-  question?: string;
-  /** Preload DEMO_MEMORIES first (the CLI's --seed). */
-  seedMemories?: boolean;
-  /** The model's sampling seed. */
-  samplingSeed?: number;
-  /** A store file, or ":memory:" (the default). */
-  storePath?: string;
-  scope?: string;
-  host?: string;
-  env?: Record<string, string | undefined>;
-  timeoutMs?: number;
-  model?: string;
-  embedModel?: string;
-  /** Record or replay the calls; live by default. */
-  recordings?: { mode: RecordMode; file: string; timestamp?: () => string };
-  /** The virtual time of the turn; a fixed demo time with seedMemories, else the wall clock. */
-  now?: number;
-  print?: (text: string) => void;
-}
+import type { ModelClient } from "./types.js";
 
 export const DEMO_SCOPE = "demo";
 export const DEMO_NOW = Date.UTC(2025, 0, 15, 12);
@@ -86,11 +52,104 @@ export function demoMemories(now: number, scope = DEMO_SCOPE): NewMemory[] {
   ];
 }
 
-export async function runChat<S extends ChatStore, T>(options: RunChatOptions<S, T>): Promise<TurnResult> {
+/** The models a chat under `policy` calls: the chat model, and the embedding model when the policy ranks by embedding. */
+export function chatModels(policy: RetrievalPolicy, model: string, embedModel = DEFAULT_EMBED_MODEL): string[] {
+  return usesEmbedding(policy) ? [model, embedModel] : [model];
+}
+
+export interface ChatSessionOptions {
+  client: ModelClient;
+  tokenizer: GemmaTokenizer;
+  /** A store file, or ":memory:". */
+  storePath: string;
+  policy: RetrievalPolicy;
+  model: string;
+  /** Used when the policy ranks by embedding; DEFAULT_EMBED_MODEL by default. */
+  embedModel?: string;
+  scope: string;
+  /** The model's sampling seed. */
+  samplingSeed?: number;
+  /** Reflect once this much new rated importance has accumulated; REFLECTION_THRESHOLD by default. */
+  reflectionThreshold?: number;
+}
+
+/** One conversation partner's memory: a store, the model that rates and reflects, and the turns. */
+export class ChatSession {
+  readonly memory: RatedMemory;
+  private readonly embedder: Embedder | undefined;
+
+  private constructor(
+    private readonly options: ChatSessionOptions,
+    readonly store: MemoryStore,
+  ) {
+    this.embedder = usesEmbedding(options.policy) ? modelEmbedder(options.client, options.embedModel ?? DEFAULT_EMBED_MODEL) : undefined;
+    this.memory = new RatedMemory({
+      client: options.client,
+      store,
+      scope: options.scope,
+      policy: options.policy,
+      model: options.model,
+      ...(options.samplingSeed === undefined ? {} : { options: { seed: options.samplingSeed } }),
+      reflectionThreshold: options.reflectionThreshold ?? REFLECTION_THRESHOLD,
+    });
+  }
+
+  static open(options: ChatSessionOptions): ChatSession {
+    return new ChatSession(options, openStore(options.storePath, { tokenizer: options.tokenizer }));
+  }
+
+  /** Writes the demo memories (with embeddings under an embedding policy), each rated by the model. */
+  async seed(now: number): Promise<void> {
+    const memories = demoMemories(now, this.options.scope);
+    const vectors = this.embedder ? await this.embedder.embed(memories.map((m) => m.text)) : [];
+    const embedder = this.embedder;
+    await this.memory.remember(
+      embedder ? memories.map((m, i) => ({ ...m, embedding: { model: embedder.model, vector: vectors[i]! } })) : memories,
+      now,
+    );
+  }
+
+  /** One turn at `now`: the answer, the block it was given, and the rated importance of the turn. */
+  say(text: string, now: number): Promise<TurnResult> {
+    const { tokenizer } = this.options;
+    return this.memory.turn({ user: text }, now, {
+      ...(this.embedder ? { embedder: this.embedder } : {}),
+      countRequest: (messages) => countRequest(tokenizer, messages),
+    });
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+export interface RunChatOptions {
+  policy: RetrievalPolicy;
+  /** The question to ask; DEMO_QUESTION by default. */
+  question?: string;
+  /** Preload DEMO_MEMORIES first (the CLI's --seed). */
+  seedMemories?: boolean;
+  samplingSeed?: number;
+  /** A store file, or ":memory:" (the default). */
+  storePath?: string;
+  scope?: string;
+  host?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  maxReplyBytes?: number;
+  model?: string;
+  embedModel?: string;
+  reflectionThreshold?: number;
+  /** Record or replay the calls; live by default. */
+  recordings?: { mode: RecordMode; file: string; timestamp?: () => string };
+  /** The virtual time of the turn; a fixed demo time with seedMemories, else the wall clock. */
+  now?: number;
+  print?: (text: string) => void;
+}
+
+export async function runChat(options: RunChatOptions): Promise<TurnResult> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   const model = options.model ?? DEFAULT_CHAT_MODEL;
-  const embedModel = options.embedModel ?? DEFAULT_EMBED_MODEL;
-  const embedding = usesEmbedding(options.policy);
   const mode = options.recordings?.mode ?? "live";
 
   // Replay needs no server, so it neither builds nor checks one.
@@ -98,43 +157,30 @@ export async function runChat<S extends ChatStore, T>(options: RunChatOptions<S,
   if (mode === "replay") {
     client = createRecordingClient({ mode, file: options.recordings!.file });
   } else {
-    const live = new OllamaClient({ host: options.host, env: options.env, timeoutMs: options.timeoutMs });
-    await checkServer(live, embedding ? [model, embedModel] : [model]);
+    const live = new OllamaClient({ host: options.host, env: options.env, timeoutMs: options.timeoutMs, maxReplyBytes: options.maxReplyBytes });
+    await checkServer(live, chatModels(options.policy, model, options.embedModel));
     client = options.recordings ? createRecordingClient({ ...options.recordings, live }) : live;
   }
-  const embedder = embedding ? modelEmbedder(client, embedModel) : undefined;
 
   const now = options.now ?? (options.seedMemories ? DEMO_NOW : Date.now());
-  const scope = options.scope ?? DEMO_SCOPE;
-  const tokenizer = await options.memory.loadGemmaTokenizer();
-  const store = options.memory.openStore(options.storePath ?? ":memory:", { tokenizer });
+  const session = ChatSession.open({
+    client,
+    tokenizer: await loadGemmaTokenizer(),
+    storePath: options.storePath ?? ":memory:",
+    policy: options.policy,
+    model,
+    ...(options.embedModel === undefined ? {} : { embedModel: options.embedModel }),
+    scope: options.scope ?? DEMO_SCOPE,
+    ...(options.samplingSeed === undefined ? {} : { samplingSeed: options.samplingSeed }),
+    ...(options.reflectionThreshold === undefined ? {} : { reflectionThreshold: options.reflectionThreshold }),
+  });
   try {
-    if (options.seedMemories) await seed(store, demoMemories(now, scope), embedder);
-    const { countRequest } = options.memory;
-    const result = await chatTurn(
-      {
-        client,
-        store,
-        memory: options.memory,
-        policy: options.policy,
-        clock: () => now,
-        model,
-        ...(options.samplingSeed === undefined ? {} : { options: { seed: options.samplingSeed } }),
-        ...(embedder ? { embedder } : {}),
-        ...(countRequest ? { countRequest: (messages: ChatMessage[]) => countRequest(tokenizer, messages) } : {}),
-      },
-      { scope, user: options.question ?? DEMO_QUESTION },
-    );
-    print(`question: ${options.question ?? DEMO_QUESTION}\n\n${result.block.text}\n\nanswer: ${result.answer}`);
+    if (options.seedMemories) await session.seed(now);
+    const question = options.question ?? DEMO_QUESTION;
+    const result = await session.say(question, now);
+    print(`question: ${question}\n\n${result.block.text}\n\nanswer: ${result.answer}`);
     return result;
   } finally {
-    store.close();
+    session.close();
   }
-}
-
-async function seed(store: ChatStore, memories: NewMemory[], embedder: Embedder | undefined): Promise<void> {
-  const vectors = embedder ? await embedder.embed(memories.map((m) => m.text)) : [];
-  memories.forEach((memory, i) => {
-    store.remember(embedder ? { ...memory, embedding: { model: embedder.model, vector: vectors[i]! } } : memory);
-  });
 }

@@ -1,27 +1,19 @@
 /**
  * One chat turn through the memory system: embed the query (when the policy ranks by embedding),
  * retrieve a block, inject it into the system message, answer, and write the turn back (with its
- * own embedding, so later queries can find it). Every
- * dependency is passed in — the client (live or replayed), the store and its operations, the
- * policy and the clock — so the harness and the CLI run the same code.
+ * own embedding, so later queries can find it). The client (live or replayed), the store, the
+ * policy and the clock are passed in, so the harness and the CLI run the same code.
  */
+import { retrieve, turnText, writeBack } from "../memory/index.js";
+import type { MemoryStore } from "../memory/store/store.js";
 import type { Block, RetrievalPolicy, RetrieveRequest, Turn } from "../memory/types.js";
 import type { Embedder } from "./embedder.js";
 import type { ImportanceRating } from "./importance.js";
 import type { ChatMessage, ModelClient, SamplingOptions } from "./types.js";
 
-/** The memory system's operations on a store, as the chat loop uses them. */
-export interface MemoryOps<S> {
-  retrieve(store: S, request: RetrieveRequest): Block;
-  writeBack(store: S, turn: Turn, policy: RetrievalPolicy): unknown;
-  /** The text writeBack stores for a turn; under an embedding policy that text is embedded. */
-  turnText(turn: Pick<Turn, "user" | "assistant">): string;
-}
-
-export interface ChatLoopDeps<S> {
+export interface ChatLoopDeps {
   client: ModelClient;
-  store: S;
-  memory: MemoryOps<S>;
+  store: MemoryStore;
   policy: RetrievalPolicy;
   /** The virtual clock, read once per turn. */
   clock: () => number;
@@ -58,11 +50,11 @@ export function usesEmbedding(policy: RetrievalPolicy): boolean {
   return rules.some((rule) => rule.order === "score" && backend(rule) === "embedding");
 }
 
-export function systemMessage(block: Block, prompt = DEFAULT_SYSTEM_PROMPT): ChatMessage {
+function systemMessage(block: Block, prompt = DEFAULT_SYSTEM_PROMPT): ChatMessage {
   return { role: "system", content: `${prompt}\n\n${block.text}` };
 }
 
-export async function chatTurn<S>(deps: ChatLoopDeps<S>, turn: { scope: string; user: string; id?: string }): Promise<TurnResult> {
+export async function chatTurn(deps: ChatLoopDeps, turn: { scope: string; user: string; id?: string }): Promise<TurnResult> {
   const now = deps.clock();
   const query: RetrieveRequest["query"] = { text: turn.user };
   if (usesEmbedding(deps.policy)) {
@@ -70,7 +62,7 @@ export async function chatTurn<S>(deps: ChatLoopDeps<S>, turn: { scope: string; 
     const [vector] = await deps.embedder.embed([turn.user]);
     query.embedding = { model: deps.embedder.model, vector: vector! };
   }
-  const block = deps.memory.retrieve(deps.store, { scope: turn.scope, query, now, policy: deps.policy });
+  const block = retrieve(deps.store, { scope: turn.scope, query, now, policy: deps.policy });
   const messages: ChatMessage[] = [systemMessage(block, deps.systemPrompt), { role: "user", content: turn.user }];
   const requestTokens = deps.countRequest ? deps.countRequest(messages) : null;
   const reply = await deps.client.chat({
@@ -85,10 +77,10 @@ export async function chatTurn<S>(deps: ChatLoopDeps<S>, turn: { scope: string; 
   if (turn.id !== undefined) written.id = turn.id;
   if (importance) written.importance = importance.importance;
   if (deps.embedder && deps.policy.writeBack && usesEmbedding(deps.policy)) {
-    const [vector] = await deps.embedder.embed([deps.memory.turnText(written)]);
+    const [vector] = await deps.embedder.embed([turnText(written)]);
     written.embedding = { model: deps.embedder.model, vector: vector! };
   }
   // The memory system's writeBack honours policy.writeBack itself.
-  deps.memory.writeBack(deps.store, written, deps.policy);
+  writeBack(deps.store, written, deps.policy);
   return { answer: reply.content, block, messages, now, requestTokens, importance };
 }

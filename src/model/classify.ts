@@ -7,13 +7,14 @@ import {
   isModelError,
   malformed,
   modelMissing,
+  replyTooLarge,
   serverDown,
   serverFailed,
   streamCut,
   timedOut,
   type ModelError,
 } from "./errors.js";
-import { MalformedLineError, TruncatedStreamError } from "./transport.js";
+import { LineTooLongError, MalformedLineError, TruncatedStreamError } from "./transport.js";
 
 /** `connect`: the server could not be reached. `transient`: it failed in a way a retry may fix. */
 export type RetryClass = "connect" | "transient" | "never";
@@ -31,6 +32,8 @@ export interface CallContext {
   timeoutMs: number;
   /** Whether this attempt's own timer fired (as opposed to the caller aborting). */
   timedOut: boolean;
+  /** The reply cap, for the message when a reply passes it. */
+  maxReplyBytes: number;
 }
 
 const REFUSED = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAI_AGAIN"]);
@@ -41,6 +44,7 @@ export function classifyFailure(error: unknown, ctx: CallContext): Failure {
   const { host, target } = ctx;
   if (ctx.timedOut) return { error: timedOut(host, target, ctx.timeoutMs), retry: "never" };
   if (isModelError(error)) return { error, retry: error.reason === "stream-cut" ? "transient" : "never" };
+  if (error instanceof LineTooLongError) return { error: replyTooLarge(host, target, ctx.maxReplyBytes), retry: "never" };
   if (error instanceof MalformedLineError) return { error: malformed(host, target, error.message), retry: "never" };
   if (error instanceof TruncatedStreamError) return { error: streamCut(host, target, error.message), retry: "transient" };
   if (error instanceof SyntaxError) {

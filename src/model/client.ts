@@ -6,7 +6,7 @@
 import { Ollama } from "ollama";
 import { z } from "zod";
 import { classifyFailure } from "./classify.js";
-import { callTarget, malformed } from "./errors.js";
+import { callTarget, malformed, replyTooLarge } from "./errors.js";
 import { normaliseClientOptions, type ClientOptions, type NormalisedClientOptions } from "./options.js";
 import { attemptFetch } from "./transport.js";
 import type { ChatReply, ChatRequest, EmbedReply, EmbedRequest, ModelClient, ModelInfo } from "./types.js";
@@ -38,12 +38,19 @@ export class OllamaClient implements ModelClient {
         stream: true,
       });
       let content = "";
+      let bytes = 0;
       let model = request.model;
       // The package throws when the stream ends without `done`; the classifier names that a cut.
       for await (const raw of stream) {
         const chunk = this.parse(chatChunkSchema, raw, request.model, "a streamed chat message");
         if (!chunk.done && !chunk.message) throw malformed(this.host, callTarget(request.model), "a streamed chat message has no content");
-        content += chunk.message?.content ?? "";
+        const piece = chunk.message?.content ?? "";
+        bytes += Buffer.byteLength(piece);
+        if (bytes > this.settings.maxReplyBytes) {
+          stream.abort();
+          throw replyTooLarge(this.host, callTarget(request.model), this.settings.maxReplyBytes);
+        }
+        content += piece;
         model = chunk.model ?? model;
       }
       return { content, model };
@@ -75,7 +82,7 @@ export class OllamaClient implements ModelClient {
 
   /** One call with its own timeout per attempt, retried with doubling backoff when worth it. */
   private async call<T>(model: string | null, run: (ollama: Ollama) => Promise<T>): Promise<T> {
-    const { timeoutMs, retries, connectRetries, backoffMs, sleep } = this.settings;
+    const { timeoutMs, retries, connectRetries, backoffMs, sleep, maxReplyBytes } = this.settings;
     const used = { connect: 0, transient: 0 };
     for (let attempt = 0; ; attempt++) {
       const controller = new AbortController();
@@ -85,10 +92,10 @@ export class OllamaClient implements ModelClient {
         controller.abort(new Error(`timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       try {
-        return await run(new Ollama({ host: this.host, fetch: attemptFetch(controller.signal) }));
+        return await run(new Ollama({ host: this.host, fetch: attemptFetch(controller.signal, maxReplyBytes) }));
       } catch (error) {
         const target = callTarget(model);
-        const failure = classifyFailure(error, { host: this.host, model, target, timeoutMs, timedOut: fired });
+        const failure = classifyFailure(error, { host: this.host, model, target, timeoutMs, timedOut: fired, maxReplyBytes });
         const budget = failure.retry === "connect" ? connectRetries : failure.retry === "transient" ? retries : 0;
         if (failure.retry === "never" || used[failure.retry] >= budget) throw failure.error;
         used[failure.retry]++;
@@ -108,8 +115,4 @@ export class OllamaClient implements ModelClient {
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
     throw malformed(this.host, callTarget(model), `${what} has an unexpected shape${where}: ${issue?.message ?? "invalid"}`);
   }
-}
-
-export function createOllamaClient(options: ClientOptions = {}): OllamaClient {
-  return new OllamaClient(options);
 }

@@ -3,7 +3,7 @@
  * each message names the host or file, the model, and what to do next. They are UserErrors: the
  * CLI prints the message alone and exits 2.
  */
-import { UserError } from "../shared/errors.js";
+import { formatBytes, UserError } from "../shared/errors.js";
 
 export type ModelErrorReason =
   | "server-down"
@@ -11,6 +11,7 @@ export type ModelErrorReason =
   | "timeout"
   | "malformed"
   | "stream-cut"
+  | "too-large"
   | "server-error"
   | "bad-request"
   | "invalid-host"
@@ -75,6 +76,15 @@ export function streamCut(host: string, target: string, detail: string): ModelEr
     `the reply from Ollama at ${host} for ${target} was cut off midway (${detail}): ` +
       `check the server log, then retry`,
     "stream-cut",
+    host,
+  );
+}
+
+export function replyTooLarge(host: string, target: string, maxBytes: number): ModelError {
+  return new ModelError(
+    `the reply from Ollama at ${host} for ${target} passed the ${formatBytes(maxBytes)} cap and was stopped: ` +
+      `the model may be looping; limit its output (num_predict), or raise the cap (--max-reply-bytes)`,
+    "too-large",
     host,
   );
 }

@@ -3,6 +3,7 @@
  * punctuation and articles removed, whitespace collapsed) and a key matches when its normalised
  * form occurs in the answer as whole words, so "cat" does not match "concatenate" nor "7" match "17".
  */
+import { userError } from "../shared/errors.js";
 
 /** One key: a phrase, or a list of alternatives of which any one will do. */
 export type AnswerKey = string | readonly string[];
@@ -35,7 +36,7 @@ export function keyMatches(answer: string, key: AnswerKey): boolean {
   const alternatives = typeof key === "string" ? [key] : key;
   return alternatives.some((alternative) => {
     const needle = normaliseAnswer(alternative);
-    if (needle === "") throw new RangeError(`answer key "${alternative}" is empty once normalised`);
+    if (needle === "") throw userError(`answer key "${alternative}" is empty once normalised: give it a word other than an article`);
     return haystack.includes(` ${needle} `);
   });
 }

@@ -3,6 +3,7 @@
  * OLLAMA_HOST nor has a timeout, so the host precedence (config, then OLLAMA_HOST, then the
  * default) and the timeout and retry settings live in this one place.
  */
+import { userError } from "../shared/errors.js";
 import { invalidHost } from "./errors.js";
 
 export const DEFAULT_HOST = "http://127.0.0.1:11434";
@@ -24,6 +25,8 @@ export interface ClientOptions {
   backoffMs?: number;
   /** Injected so tests need not wait out real backoffs. */
   sleep?: (ms: number) => Promise<void>;
+  /** The longest chat reply accepted, in UTF-8 bytes; a model stuck in a loop is stopped there. */
+  maxReplyBytes?: number;
 }
 
 export interface NormalisedClientOptions {
@@ -33,6 +36,7 @@ export interface NormalisedClientOptions {
   connectRetries: number;
   backoffMs: number;
   sleep: (ms: number) => Promise<void>;
+  maxReplyBytes: number;
 }
 
 export const CLIENT_DEFAULTS = {
@@ -40,6 +44,7 @@ export const CLIENT_DEFAULTS = {
   retries: 2,
   connectRetries: 1,
   backoffMs: 250,
+  maxReplyBytes: 1024 * 1024,
 } as const;
 
 export function normaliseClientOptions(options: ClientOptions = {}): NormalisedClientOptions {
@@ -50,6 +55,7 @@ export function normaliseClientOptions(options: ClientOptions = {}): NormalisedC
     connectRetries: count(options.connectRetries, CLIENT_DEFAULTS.connectRetries, "connectRetries"),
     backoffMs: count(options.backoffMs, CLIENT_DEFAULTS.backoffMs, "backoffMs"),
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    maxReplyBytes: positiveInteger(options.maxReplyBytes, CLIENT_DEFAULTS.maxReplyBytes, "maxReplyBytes"),
   };
 }
 
@@ -87,12 +93,18 @@ export function formatHost(value: string, origin: string): string {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0) throw userError(`the model client's ${name} must be a positive number, got ${value}`);
+  return value;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw userError(`the model client's ${name} must be a whole number ≥ 1, got ${value}`);
   return value;
 }
 
 function count(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number ≥ 0, got ${value}`);
+  if (!Number.isInteger(value) || value < 0) throw userError(`the model client's ${name} must be a whole number ≥ 0, got ${value}`);
   return value;
 }

@@ -16,7 +16,6 @@ import { findModel } from "./server-check.js";
 import type { ChatReply, ChatRequest, EmbedReply, EmbedRequest, ModelClient, ModelInfo } from "./types.js";
 
 export type RecordMode = "record" | "replay" | "live";
-export const RECORD_MODES: readonly RecordMode[] = ["record", "replay", "live"];
 
 export interface RecorderOptions {
   mode: RecordMode;
@@ -48,7 +47,7 @@ export function createRecordingClient(options: RecorderOptions): ModelClient {
   return new RecordingClient(options);
 }
 
-export class RecordingClient implements ModelClient {
+class RecordingClient implements ModelClient {
   readonly host: string;
   private entries: Map<string, RecordingEntry> | undefined;
   private digests: Promise<ModelInfo[]> | undefined;

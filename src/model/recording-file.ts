@@ -13,14 +13,14 @@ import { recordingsInvalid, recordingsMissing } from "./errors.js";
 const messageSchema = z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
 const optionsSchema = z.record(z.string(), z.unknown());
 
-export const chatKeySchema = z.object({
+const chatKeySchema = z.object({
   kind: z.literal("chat"),
   model: z.string(),
   messages: z.array(messageSchema),
   options: optionsSchema,
   think: z.boolean().optional(),
 });
-export const embedKeySchema = z.object({
+const embedKeySchema = z.object({
   kind: z.literal("embed"),
   model: z.string(),
   input: z.array(z.string()),

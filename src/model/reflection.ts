@@ -81,9 +81,12 @@ export function insightsPrompt(statements: readonly Evidence[], count: number): 
   );
 }
 
+/** How an insight memory's source begins; the evidence ids follow. */
+export const INSIGHT_SOURCE = "reflection:";
+
 /** "reflection:<id>,<id>": the provenance an insight memory carries. */
-export function reflectionSource(evidence: readonly string[]): string {
-  return `reflection:${evidence.join(",")}`;
+function reflectionSource(evidence: readonly string[]): string {
+  return `${INSIGHT_SOURCE}${evidence.join(",")}`;
 }
 
 export async function reflect(deps: ReflectionDeps, input: ReflectionInput): Promise<ReflectionResult> {

@@ -12,6 +12,14 @@ export class MalformedLineError extends Error {
   }
 }
 
+/** A streamed line longer than the reply cap allows (a model or server gone wrong). */
+export class LineTooLongError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`a streamed line passed ${maxBytes} bytes`);
+    this.name = "LineTooLongError";
+  }
+}
+
 /** A streamed body that ended halfway through a line. */
 export class TruncatedStreamError extends Error {
   constructor() {
@@ -20,13 +28,16 @@ export class TruncatedStreamError extends Error {
   }
 }
 
-export function attemptFetch(signal: AbortSignal): typeof fetch {
+/** Room for the JSON around one streamed piece of a reply. */
+const LINE_OVERHEAD_BYTES = 64 * 1024;
+
+export function attemptFetch(signal: AbortSignal, maxReplyBytes: number): typeof fetch {
   return async (input, init) => {
     const signals = init?.signal ? [init.signal, signal] : [signal];
     const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
     const type = response.headers.get("content-type") ?? "";
     if (!response.body || !type.includes("ndjson")) return response;
-    return new Response(response.body.pipeThrough(ndjsonGuard()), {
+    return new Response(response.body.pipeThrough(ndjsonGuard(maxReplyBytes + LINE_OVERHEAD_BYTES)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -34,12 +45,13 @@ export function attemptFetch(signal: AbortSignal): typeof fetch {
   };
 }
 
-/** Passes bytes through unchanged, checking each complete line parses as JSON. */
-export function ndjsonGuard(): TransformStream<Uint8Array, Uint8Array> {
+/** Passes bytes through unchanged, checking each complete line parses as JSON and none is longer than `maxLineBytes`. */
+function ndjsonGuard(maxLineBytes: number): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   let pending = "";
   const check = (line: string) => {
     if (line.trim() === "") return;
+    if (line.length > maxLineBytes) throw new LineTooLongError(maxLineBytes);
     try {
       JSON.parse(line);
     } catch {
@@ -52,6 +64,8 @@ export function ndjsonGuard(): TransformStream<Uint8Array, Uint8Array> {
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       lines.forEach(check);
+      // Counted in characters, which never outnumber the bytes they were decoded from.
+      if (pending.length > maxLineBytes) throw new LineTooLongError(maxLineBytes);
       controller.enqueue(chunk);
     },
     flush() {

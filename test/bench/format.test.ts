@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { formatCell, markdownTable } from "../../src/bench/format.js";
-import { percentileSorted, summarise } from "../../src/bench/stats.js";
 
 describe("markdown table", () => {
   it("right-aligns numeric columns and pads every cell to its column", () => {
@@ -25,14 +24,5 @@ describe("markdown table", () => {
     expect(formatCell(50)).toBe("50");
     expect(formatCell(3.14159)).toBe("3.14");
     expect(formatCell(0.01234)).toBe("0.012");
-  });
-});
-
-describe("latency summary", () => {
-  it("takes nearest-rank percentiles", () => {
-    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(percentileSorted(sorted, 50)).toBe(50);
-    expect(percentileSorted(sorted, 95)).toBe(95);
-    expect(summarise([3, 1, 2])).toEqual({ n: 3, p50: 2, p95: 3, mean: 2 });
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildCli, type Handlers } from "../../src/cli/app.js";
 import { UserError } from "../../src/shared/errors.js";
 
@@ -27,6 +27,19 @@ async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: u
     })
     .parseAsync();
   return calls;
+}
+
+/** The help text of one command, as `recollect <command> --help` prints it. */
+async function helpOf(command: string): Promise<string> {
+  const noop = async () => {};
+  const handlers = { experiment: noop, check: noop, merge: noop, demo: noop, chat: noop, record: noop, bench: noop, convert: noop };
+  let text = "";
+  await buildCli([], handlers)
+    .exitProcess(false)
+    .parseAsync([command, "--help"], {}, (_error, _argv, output) => {
+      text = output;
+    });
+  return text;
 }
 
 async function parseError(argv: string[]): Promise<UserError> {
@@ -99,11 +112,34 @@ describe("the command line", () => {
     const [chat] = await parse(["chat", "--message", "hi"]);
     expect(chat.args).toMatchObject({ seed: false, model: "gemma4:e2b", timeoutMs: 120_000, message: "hi" });
     const [bench] = await parse(["bench", "--sizes", "10", "100"]);
-    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", conversations: true });
+    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", grid: false, conversations: true });
   });
 
-  it("asks for a command when none is given", async () => {
-    expect((await parseError([])).message).toBe("name a command");
+  it("shows the help, listing every command, when no command is given", async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (written.push(String(chunk)), true));
+    try {
+      expect(await parse([])).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    const help = written.join("");
+    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench", "convert"]) expect(help).toContain(`recollect ${command}`);
+  });
+
+  it("describes every positional and option of every command in its help, with README's --no-resume", async () => {
+    for (const command of ["experiment", "check", "merge", "demo", "chat", "record", "bench", "convert"]) {
+      const help = await helpOf(command);
+      // yargs prints each option or positional as "name  description  [type]" (the description may wrap).
+      const entries = help.split("\n").filter((line) => /^\s+(-\w, )?--[\w-]+/.test(line) || /^ {2}\w+ {2,}/.test(line));
+      expect(entries.length, command).toBeGreaterThan(1);
+      for (const line of entries) {
+        const description = line.replace(/^\s+(-\w, )?-*[\w-]+/, "").replace(/\[[^\]]*\]/g, "").trim();
+        expect(description, `${command}: ${line}`).not.toBe("");
+      }
+    }
+    expect(await helpOf("experiment")).toContain("--no-resume");
+    expect(await helpOf("experiment")).not.toMatch(/--resume\b/);
   });
 
   it("refuses unknown commands and options rather than ignoring them", async () => {

@@ -1,118 +1,496 @@
-import { existsSync, readdirSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type CliOutcome, runCli, useSandbox } from "./sandbox.js";
+/**
+ * Every bad input a user can give is one line and exit 2. Each row of the table below runs the
+ * real command line (node, tsx, src/cli/main.ts) in a sandbox of its own that is a git repository
+ * with everything committed, and checks: exactly one line on standard error, "recollect: " and a
+ * message naming the file or flag and what is wrong; exit code 2; no stack trace; and a clean
+ * `git status` afterwards: nothing written, nothing half-written.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markShard } from "../../src/cli/commands/merge.js";
+import { loadExperiment } from "../../src/harness/experiment/load.js";
+import { parseResults, readResults, serialiseResults } from "../../src/harness/results/io.js";
+import { journalFile } from "../../src/harness/runner/run.js";
+import { fullPolicy, loadGemmaTokenizer, openStore } from "../../src/memory/index.js";
+import { repoPath } from "../harness/temp-files.js";
+import { isRatingPrompt } from "../harness/answers/double-answers.js";
+import { startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
+import { type CliOutcome, commitSandbox, runCli, type Sandbox, sandboxChanges, type SpawnOptions, useSandbox } from "./sandbox.js";
 
 /**
- * The CLI's contract for a mistake in a user's file: one line on stderr, "recollect: <file>:"
- * followed by the path inside the file and what is wrong, exit code 2, no stack trace, and nothing
- * written. Every such error is covered in-process by the loader tests; here a representative set
- * goes through the real command line (each launch costs about a second, so they run together).
+ * Running as someone whom file permissions stop. Tests and CI run as root, whom permissions do
+ * not stop, so as root the CLI runs without the two capabilities that let root override them
+ * (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), through util-linux's setpriv; as any other user the
+ * permissions alone are enough.
  */
-const sandbox = useSandbox();
+function permissionsApply(): { wrapper: string[] } | { skip: string } {
+  if (process.getuid?.() !== 0) return { wrapper: [] };
+  const probe = spawnSync("setpriv", ["--version"]);
+  if (probe.error || probe.status !== 0) return { skip: "running as root without setpriv, so file permissions cannot be made to apply" };
+  return { wrapper: ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search", "--"] };
+}
+const PERMISSIONS = permissionsApply();
 
-/** Each experiment has a name of its own, so a results/<name>.json written by mistake would show which. */
-const experiment = (name: string, ...lines: string[]) =>
-  sandbox.write(`experiments/${name}.yaml`, [`name: ${name}`, "description: a broken experiment", ...lines].join("\n"));
-const withDefaults = (name: string, ...lines: string[]) => {
+interface Row {
+  /** Prepares the sandbox (writing and committing its files) and returns the CLI's arguments. */
+  run(box: Sandbox): string[];
+  /** The whole message after "recollect: ". */
+  says: (box: Sandbox) => string | RegExp;
+  /** Run where file permissions apply (see permissionsApply). */
+  permissions?: boolean;
+  env?: (box: Sandbox) => Record<string, string>;
+  /** Runs after the sandbox is committed, e.g. to take a permission away. */
+  after?: (box: Sandbox) => void;
+}
+
+let double: OllamaDouble;
+/** The chat model's answers: a number for ratings, a reply far over the cap for "flood". */
+const answer = (last: string) => (isRatingPrompt(last) ? "Rating: 5" : last === "flood" ? "many words ".repeat(120_000) : "ok");
+const host = () => double.host;
+
+const experiment = (box: Sandbox, name: string, ...lines: string[]) =>
+  box.write(`experiments/${name}.yaml`, [`name: ${name}`, "description: an experiment under test", ...lines].join("\n"));
+/**
+ * An experiment over the given scenario files, named from the sandbox's root, with everything else
+ * valid. Scenario paths are relative to the experiment's folder, and these lie outside it.
+ */
+const over = (box: Sandbox, name: string, ...scenarios: string[]) =>
+  experiment(box, name, `scenarios: [${scenarios.map((s) => JSON.stringify(`../${s}`)).join(", ")}]`, "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1]");
+const validExperiment = (box: Sandbox, name: string, ...lines: string[]) => {
   const keys = new Set(lines.map((l) => l.split(":")[0]));
-  const defaults = ["scenarios: [../scenarios/stream-example.yaml]", "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1, 2]"].filter(
+  const defaults = ["scenarios: [../scenarios/stream-example.yaml]", "allowOutside: true", "ablations: [full, no-touch]", "seeds: [1]"].filter(
     (l) => !keys.has(l.split(":")[0]),
   );
-  return experiment(name, ...defaults, ...lines);
+  return experiment(box, name, ...defaults, ...lines);
+};
+const scenario = (box: Sandbox, name: string, ...steps: string[]) =>
+  box.write(`scenarios-bad/${name}.yaml`, [`name: ${name}`, "description: a scenario under test", "steps:", ...steps].join("\n"));
+const ASK = '  - ask: { id: q, query: "What?" }';
+const aliasBomb = () => {
+  const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+  for (const [name, prev] of [["b", "a"], ["c", "b"], ["d", "c"], ["e", "d"], ["f", "e"]]) lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(",")}]`);
+  return lines.join("\n");
+};
+const nineMiB = () => `# ${"x".repeat(9 * 1024 * 1024 - 3)}\n`;
+const chat = (...args: string[]) => ["chat", "--host", host(), "--message", "hi", ...args];
+const storeFile = (box: Sandbox, name: string) => {
+  const file = box.path(name);
+  // Written before the rows run (the tokenizer is loaded in beforeAll).
+  openStore(file, { tokenizer }).close();
+  return file;
+};
+let tokenizer: Awaited<ReturnType<typeof loadGemmaTokenizer>>;
+const coreResults = () => readFileSync(repoPath("results/core.json"), "utf8");
+
+const ROWS: Record<string, Row> = {
+  // Experiment files.
+  "an experiment file that does not exist": { run: () => ["experiment", "experiments/absent.yaml"], says: () => "experiments/absent.yaml: file not found" },
+  "a directory given as the experiment": {
+    run: (box) => (mkdirSync(box.path("experiments/folder.yaml"), { recursive: true }), ["experiment", "experiments/folder.yaml"]),
+    says: () => "experiments/folder.yaml: is a directory, not an experiment or scenario file",
+  },
+  "an experiment file the user may not read": {
+    run: (box) => (validExperiment(box, "secret"), ["experiment", "experiments/secret.yaml"]),
+    after: (box) => chmodSync(box.path("experiments/secret.yaml"), 0o000),
+    permissions: true,
+    says: () => "experiments/secret.yaml: cannot be read (permission denied)",
+  },
+  "a zero-byte experiment file": { run: (box) => (box.write("experiments/zero.yaml", ""), ["experiment", "experiments/zero.yaml"]), says: () => "experiments/zero.yaml: is empty (0 bytes), not an experiment or scenario file" },
+  "an experiment file of comments only": {
+    run: (box) => (box.write("experiments/comments.yaml", "# to do\n\n"), ["experiment", "experiments/comments.yaml"]),
+    says: () => "experiments/comments.yaml: holds no YAML document (only comments or blank lines)",
+  },
+  "an experiment file that is not text": {
+    run: (box) => (writeFileSync(box.path("binary.yaml"), Buffer.from([0x6e, 0x3a, 0xff, 0xfe, 0x00, 0x01])), ["experiment", "binary.yaml"]),
+    says: () => "binary.yaml: is not UTF-8 text, so it cannot be an experiment or scenario file",
+  },
+  "an experiment file over the 8 MiB limit": {
+    run: (box) => (box.write("experiments/huge.yaml", nineMiB()), ["experiment", "experiments/huge.yaml"]),
+    says: () => "experiments/huge.yaml: is 9 MiB, over the 8 MiB limit for an experiment or scenario file",
+  },
+  "malformed YAML": {
+    run: (box) => (experiment(box, "bad-yaml", "scenarios: [scenarios/stream-example.yaml", "ablations: [full]", "seeds: [1]"), ["experiment", "experiments/bad-yaml.yaml"]),
+    says: () => /^experiments\/bad-yaml\.yaml: malformed YAML at line \d+, column \d+: \S.*[^:]$/,
+  },
+  "a YAML alias bomb": {
+    run: (box) => (box.write("experiments/bomb.yaml", aliasBomb()), ["experiment", "experiments/bomb.yaml"]),
+    says: () => "experiments/bomb.yaml: its YAML aliases expand too far (the limit is 100 per alias), as in an alias bomb; write the values out",
+  },
+  "YAML nested too deep to parse": {
+    run: (box) => (box.write("experiments/deep.yaml", `name: ${"[".repeat(4000)}${"]".repeat(4000)}\n`), ["experiment", "experiments/deep.yaml"]),
+    says: () => /^experiments\/deep\.yaml: malformed YAML at line 1, column \d+: Maximum call stack size exceeded$/,
+  },
+  "a key given twice": {
+    run: (box) => (box.write("experiments/twice.yaml", "name: a\nname: b\n"), ["experiment", "experiments/twice.yaml"]),
+    says: () => "experiments/twice.yaml: malformed YAML at line 2, column 1: Map keys must be unique",
+  },
+  "an experiment that is a list, not a mapping": {
+    run: (box) => (box.write("experiments/list.yaml", "- full\n- no-touch\n"), ["experiment", "experiments/list.yaml"]),
+    says: () => /^experiments\/list\.yaml: at \(top level\): .*expected object, received array$/,
+  },
+  "an unknown key in an experiment": {
+    run: (box) => (validExperiment(box, "unknown-key", "seed: 3"), ["experiment", "experiments/unknown-key.yaml"]),
+    says: () => 'experiments/unknown-key.yaml: at (top level): unknown key "seed"',
+  },
+  "an unknown key inside a custom ablation's patch": {
+    run: (box) => (validExperiment(box, "bad-patch", "ablations: [full, { name: mine, patch: { score: { wieghts: [1, 0, 0] } } }]"), ["experiment", "experiments/bad-patch.yaml"]),
+    says: () => 'experiments/bad-patch.yaml: at ablations[1].patch.score: unknown key "wieghts"',
+  },
+  "seeds given as a word": {
+    run: (box) => (validExperiment(box, "bad-seeds", 'seeds: "five"'), ["experiment", "experiments/bad-seeds.yaml"]),
+    says: () => /^experiments\/bad-seeds\.yaml: at seeds: .*expected array, received string$/,
+  },
+  "an unknown ablation": {
+    run: (box) => (validExperiment(box, "bad-ablation", "ablations: [full, no-such-thing]"), ["experiment", "experiments/bad-ablation.yaml"]),
+    says: () => /^experiments\/bad-ablation\.yaml: at ablations\[1\]: unknown ablation "no-such-thing" \(known: full, relevance-only, .*\)$/,
+  },
+  "an ablation named twice": {
+    run: (box) => (validExperiment(box, "twice-ablation", "ablations: [full, no-touch, no-touch]"), ["experiment", "experiments/twice-ablation.yaml"]),
+    says: () => 'experiments/twice-ablation.yaml: at ablations[2]: duplicate ablation "no-touch"',
+  },
+  "a baseline that is not among the ablations": {
+    run: (box) => (validExperiment(box, "bad-baseline", "baseline: pooled"), ["experiment", "experiments/bad-baseline.yaml"]),
+    says: () => 'experiments/bad-baseline.yaml: at baseline: "pooled" is not one of the experiment\'s ablations',
+  },
+  "an unknown policy preset": {
+    run: (box) => (validExperiment(box, "bad-policy", "policy: fastest"), ["experiment", "experiments/bad-policy.yaml"]),
+    says: () => /^experiments\/bad-policy\.yaml: at policy: .*"full"\|"stream"\|"per-kind"\|"pooled"/,
+  },
+  "an ablation that ranks by embedding, over asks without vectors": {
+    run: (box) => (validExperiment(box, "no-vectors", "scenarios: [../scenarios/per-kind-demo.yaml]", "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]"), ["experiment", "experiments/no-vectors.yaml"]),
+    says: () => 'experiments/no-vectors.yaml: at ablations: "emb" ranks by embedding, but ask "which-hotel" of scenario "per-kind-demo" (scenarios/per-kind-demo.yaml) has no embedding to rank with',
+  },
+  "a scenario file that does not exist": {
+    run: (box) => (validExperiment(box, "missing-scenario", "scenarios: [../scenarios/no-such-scenario.yaml]"), ["experiment", "experiments/missing-scenario.yaml"]),
+    says: () =>
+      'experiments/missing-scenario.yaml: at scenarios[0]: scenario file "../scenarios/no-such-scenario.yaml" not found (paths are relative to the experiment file\'s folder, experiments/)',
+  },
+  "a scenario glob that matches nothing": {
+    run: (box) => (validExperiment(box, "empty-glob", 'scenarios: ["../nowhere/*.yaml"]'), ["experiment", "experiments/empty-glob.yaml"]),
+    says: () => 'experiments/empty-glob.yaml: at scenarios[0]: no scenario file matches "../nowhere/*.yaml" (paths are relative to the experiment file\'s folder, experiments/)',
+  },
+  "a LoCoMo experiment whose data file is absent": {
+    run: (box) => (validExperiment(box, "locomo-absent", "scenarios: []", "dataset: { locomo: {} }"), ["experiment", "experiments/locomo-absent.yaml", "--locomo", "absent.json"]),
+    says: () => /^absent\.json: LoCoMo data file not found\. Download data\/locomo10\.json from the public snap-research\/LoCoMo repository .* --locomo PATH$/,
+  },
+  "a directory given as the LoCoMo data file": {
+    run: (box) => (
+      validExperiment(box, "locomo-dir", "scenarios: []", "dataset: { locomo: {} }"),
+      mkdirSync(box.path("locomo.d")),
+      ["experiment", "experiments/locomo-dir.yaml", "--locomo", "locomo.d"]
+    ),
+    says: () => "locomo.d: is a directory, not a LoCoMo data file",
+  },
+  "a LoCoMo data file that is not JSON": {
+    run: (box) => (
+      validExperiment(box, "locomo-text", "scenarios: []", "dataset: { locomo: {} }"),
+      box.write("locomo.json", "not json at all"),
+      ["experiment", "experiments/locomo-text.yaml", "--locomo", "locomo.json", "--accept-locomo-hash"]
+    ),
+    says: () => /^locomo\.json: the LoCoMo data file is not valid JSON \(.*\)$/,
+  },
+
+  // Scenario files, named in the message rather than the experiment.
+  "a directory given as a scenario": {
+    run: (box) => (mkdirSync(box.path("scenarios-bad/folder.yaml"), { recursive: true }), over(box, "dir-scenario", "scenarios-bad/folder.yaml"), ["experiment", "experiments/dir-scenario.yaml"]),
+    says: () => 'experiments/dir-scenario.yaml: at scenarios[0]: scenario file "../scenarios-bad/folder.yaml" is a folder, not a file',
+  },
+  "a scenario file the user may not read": {
+    run: (box) => (scenario(box, "secret", ASK), over(box, "secret-scenario", "scenarios-bad/secret.yaml"), ["experiment", "experiments/secret-scenario.yaml"]),
+    after: (box) => chmodSync(box.path("scenarios-bad/secret.yaml"), 0o000),
+    permissions: true,
+    says: () => "scenarios-bad/secret.yaml: cannot be read (permission denied)",
+  },
+  "a zero-byte scenario file": {
+    run: (box) => (box.write("scenarios-bad/zero.yaml", ""), over(box, "zero-scenario", "scenarios-bad/zero.yaml"), ["experiment", "experiments/zero-scenario.yaml"]),
+    says: () => "scenarios-bad/zero.yaml: is empty (0 bytes), not an experiment or scenario file",
+  },
+  "a scenario that is a YAML alias bomb": {
+    run: (box) => (box.write("scenarios-bad/bomb.yaml", aliasBomb()), over(box, "bomb-scenario", "scenarios-bad/bomb.yaml"), ["experiment", "experiments/bomb-scenario.yaml"]),
+    says: () => "scenarios-bad/bomb.yaml: its YAML aliases expand too far (the limit is 100 per alias), as in an alias bomb; write the values out",
+  },
+  "a scenario over the 8 MiB limit (refused before it is parsed)": {
+    run: (box) => (box.write("scenarios-bad/huge.yaml", nineMiB()), over(box, "huge-scenario", "scenarios-bad/huge.yaml"), ["experiment", "experiments/huge-scenario.yaml"]),
+    says: () => "scenarios-bad/huge.yaml: is 9 MiB, over the 8 MiB limit for an experiment or scenario file",
+  },
+  "an advance of 999999999999d": {
+    run: (box) => (scenario(box, "far", "  - advance: 999999999999d", ASK), over(box, "far", "scenarios-bad/far.yaml"), ["experiment", "experiments/far.yaml"]),
+    says: () => 'scenarios-bad/far.yaml: at steps[0].advance: "999999999999d" is longer than the virtual clock, which runs from year 1 to 9999',
+  },
+  "advances that carry the clock past year 9999": {
+    run: (box) => (scenario(box, "later", "  - advance: 2000000d", "  - advance: 2000000d", ASK), over(box, "later", "scenarios-bad/later.yaml"), ["experiment", "experiments/later.yaml"]),
+    says: () => "scenarios-bad/later.yaml: at steps[1].advance: this time falls outside the virtual clock, which runs from year 1 to 9999",
+  },
+  "a memory dated before year 1": {
+    run: (box) => (
+      scenario(box, "ancient", "  - remember: { id: a, kind: episodic, text: Tea, occurred: -900000d }", ASK),
+      over(box, "ancient", "scenarios-bad/ancient.yaml"),
+      ["experiment", "experiments/ancient.yaml"]
+    ),
+    says: () => "scenarios-bad/ancient.yaml: at steps[0].remember[0].occurred: this time falls outside the virtual clock, which runs from year 1 to 9999",
+  },
+  "a clock that moves backwards": {
+    run: (box) => (scenario(box, "backwards", "  - advance: -1d", ASK), over(box, "backwards", "scenarios-bad/backwards.yaml"), ["experiment", "experiments/backwards.yaml"]),
+    says: () => "scenarios-bad/backwards.yaml: at steps[0].advance: the clock only moves forward: expected a non-negative duration",
+  },
+  "an ask expecting an id that is only written later": {
+    run: (box) => (
+      scenario(box, "later-id", "  - remember: { id: a, kind: semantic, text: Tea }", '  - ask: { id: q, query: "Coffee?", expect: [b] }', "  - remember: { id: b, kind: semantic, text: Coffee }"),
+      over(box, "later-id", "scenarios-bad/later-id.yaml"),
+      ["experiment", "experiments/later-id.yaml"]
+    ),
+    says: () => 'scenarios-bad/later-id.yaml: at steps[1].ask.expect[0]: "b" is not a memory written before this ask',
+  },
+  "embeddings of two sizes in one scenario": {
+    run: (box) => (
+      scenario(box, "dims", "  - remember: [{ id: a, kind: semantic, text: Tea, embedding: [1, 0] }, { id: b, kind: semantic, text: Milk, embedding: [1, 0, 0] }]", ASK),
+      over(box, "dims", "scenarios-bad/dims.yaml"),
+      ["experiment", "experiments/dims.yaml"]
+    ),
+    says: () => "scenarios-bad/dims.yaml: at steps[0].remember[1].embedding: an embedding of 3 numbers, but steps[0].remember[0].embedding has 2; one scenario's vectors share one size",
+  },
+  "an answer key that is only an article": {
+    run: (box) => (scenario(box, "article", '  - ask: { id: q, query: "Which one?", answers: ["the"] }'), over(box, "article", "scenarios-bad/article.yaml"), ["experiment", "experiments/article.yaml"]),
+    says: () => "scenarios-bad/article.yaml: at steps[0].ask.answers[0]: an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)",
+  },
+  "a memory id used twice": {
+    run: (box) => (
+      scenario(box, "dup-id", "  - remember: [{ id: a, kind: semantic, text: Tea }, { id: a, kind: semantic, text: Coffee }]", ASK),
+      over(box, "dup-id", "scenarios-bad/dup-id.yaml"),
+      ["experiment", "experiments/dup-id.yaml"]
+    ),
+    says: () => 'scenarios-bad/dup-id.yaml: at steps[0].remember[1].id: duplicate memory id "a"',
+  },
+  "two scenarios with one name": {
+    run: (box) => (
+      box.write("scenarios-bad/copy.yaml", readFileSync(repoPath("scenarios/stream-example.yaml"), "utf8")),
+      over(box, "two-names", "scenarios/stream-example.yaml", "scenarios-bad/copy.yaml"),
+      ["experiment", "experiments/two-names.yaml"]
+    ),
+    says: () => 'scenarios-bad/copy.yaml: scenario name "stream-example" is used by another scenario of experiments/two-names.yaml',
+  },
+
+  // Flags and commands.
+  "--workers 0": { run: () => ["experiment", "--workers", "0"], says: () => '--workers expects a whole number of at least 1, got "0"' },
+  "--workers that is not a number": { run: () => ["check", "--workers", "abc"], says: () => '--workers expects a whole number of at least 1, got "NaN"' },
+  "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n, got "3/2"' },
+  "--shard that is not i/n": { run: () => ["experiment", "--shard", "half"], says: () => '--shard expects i/n with 1 ≤ i ≤ n, got "half"' },
+  "an unknown flag": { run: () => ["experiment", "--wrokers", "2"], says: () => "Unknown argument: wrokers" },
+  "an unknown command": { run: () => ["experiments"], says: () => "Unknown argument: experiments" },
+  "an argument the demo does not take": { run: () => ["demo", "extra"], says: () => "Unknown argument: extra" },
+  "--out that names a file, not a folder": {
+    run: (box) => (box.write("notes.txt", "a file\n"), ["experiment", "--out", "notes.txt"]),
+    says: () => "--out expects a folder, but notes.txt is a file",
+  },
+  "convert from a format it does not know": { run: () => ["convert", "lotr", "in.json", "out.jsonl"], says: () => 'Invalid values: Argument: from, Given: "lotr", Choices: "locomo"' },
+  "convert of a file that is not JSON": {
+    run: (box) => (box.write("in.json", "not json\n"), ["convert", "locomo", "in.json", "out.jsonl"]),
+    says: () => /^in\.json: the LoCoMo data file is not valid JSON \(.*\)$/,
+  },
+  "bench --sizes 0": { run: () => ["bench", "--sizes", "0"], says: () => '--sizes expects whole numbers of memories, each at least 1, got "0"' },
+  "bench --queries 0": { run: () => ["bench", "--queries", "0"], says: () => '--queries expects a whole number of at least 1, got "0"' },
+  "record --seeds 0": { run: () => ["record", "--seeds", "0"], says: () => '--seeds expects a whole number of at least 1, got "0"' },
+  "record with a host that is not one": { run: () => ["record", "--host", "ftp://x"], says: () => 'the configured host is "ftp://x", which is not a host: use a form such as http://127.0.0.1:11434' },
+
+  // Results and merge.
+  "a damaged results file, found before anything runs": {
+    run: (box) => (box.write("results/stream.json", '{ "format": "recollect-results/1", '), validExperiment(box, "stream"), ["check", "experiments/stream.yaml"]),
+    says: () => /^results\/stream\.json: not valid JSON \(.*\); re-record it with `npm run experiment`$/,
+  },
+  "merge of complete results, which are not a shard": {
+    run: (box) => (box.write("results/core.json", coreResults()), ["merge", "results/core.json", "--out", "merged.json"]),
+    says: () => "results/core.json: is not a shard: complete results need no merging (shards are written by `npm run experiment -- --shard i/n`)",
+  },
+  "merge with a shard missing": {
+    run: (box) => {
+      const core = parseResults("core.json", coreResults());
+      box.write("results/shards/core.1-of-2.json", serialiseResults(markShard(core, { index: 1, count: 2 })));
+      return ["merge", "results/shards/core.1-of-2.json", "--out", "merged.json"];
+    },
+    says: () => "results/shards/core.1-of-2.json: shard 2/2 of the grid is missing",
+  },
+  "merge into a path whose folder is a file": {
+    run: (box) => {
+      const core = parseResults("core.json", coreResults());
+      box.write("results/shards/core.1-of-1.json", serialiseResults(markShard(core, { index: 1, count: 1 })));
+      box.write("notes.txt", "a file, not a folder\n");
+      return ["merge", "results/shards/core.1-of-1.json", "--out", "notes.txt/core.json"];
+    },
+    says: () => "notes.txt/core.json: cannot be written (a part of the path is a file, not a directory)",
+  },
+  "merge of a file that does not exist": { run: () => ["merge", "results/shards/absent.json"], says: () => "results/shards/absent.json: file not found" },
+  "merge of a file that is not JSON": {
+    run: (box) => (box.write("shard.json", "garbage"), ["merge", "shard.json"]),
+    says: () => /^shard\.json: not valid JSON \(.*\); re-record it with `npm run experiment`$/,
+  },
+  "merge of a zero-byte file": { run: (box) => (box.write("shard.json", ""), ["merge", "shard.json"]), says: () => "shard.json: is empty (0 bytes), not a results file" },
+  "merge of a directory": { run: (box) => (mkdirSync(box.path("shards.json")), ["merge", "shards.json"]), says: () => "shards.json: is a directory, not a results file" },
+  "merge with nothing to merge": { run: () => ["merge"], says: () => "Not enough non-option arguments: got 0, need at least 1" },
+
+  // The chat, against the loopback Ollama test double.
+  "chat --timeout-ms -5": { run: () => chat("--timeout-ms", "-5"), says: () => '--timeout-ms expects a positive number of milliseconds, got "-5"' },
+  "chat --max-reply-bytes 0": { run: () => chat("--max-reply-bytes", "0"), says: () => '--max-reply-bytes expects a whole number of at least 1, got "0"' },
+  "chat --reflection-threshold -1": { run: () => chat("--reflection-threshold", "-1"), says: () => '--reflection-threshold expects a positive number of importance points, got "-1"' },
+  "a read-only store": {
+    run: (box) => (storeFile(box, "memory.sqlite"), chat("--db", "memory.sqlite")),
+    after: (box) => chmodSync(box.path("memory.sqlite"), 0o444),
+    permissions: true,
+    says: () => "memory.sqlite: is read-only: the memory store must be writable",
+  },
+  "/dev/null as the store": { run: () => chat("--db", "/dev/null"), says: () => "/dev/null: is not a regular file, so it cannot be a memory store" },
+  "a text file as the store": {
+    run: (box) => (box.write("notes.txt", "Buy milk.\n".repeat(100)), chat("--db", "notes.txt")),
+    says: () => "notes.txt: cannot be read as an SQLite memory store (file is not a database)",
+  },
+  "a zero-byte file as the store": {
+    run: (box) => (box.write("empty.sqlite", ""), chat("--db", "empty.sqlite")),
+    says: () => "empty.sqlite: is an empty file, not a memory store; remove it, or name a path that does not exist yet to create a store there",
+  },
+  "a directory as the store": { run: (box) => (mkdirSync(box.path("store.d")), chat("--db", "store.d")), says: () => "store.d: is a directory, not a memory store" },
+  "a store in a folder that does not exist": {
+    run: () => chat("--db", "no-such-folder/memory.sqlite"),
+    says: () => "no-such-folder/memory.sqlite: cannot open the memory store (Cannot open database because the directory does not exist)",
+  },
+  "a store from a newer version of recollect": {
+    run: (box) => {
+      const db = new Database(box.path("newer.sqlite"));
+      db.pragma("user_version = 99");
+      db.close();
+      return chat("--db", "newer.sqlite");
+    },
+    says: () => "newer.sqlite: memory store has schema version 99, newer than the 3 this version of recollect understands; open it with a newer recollect",
+  },
+  "a policy preset file that does not exist": { run: () => chat("--policy", "absent.json"), says: () => "absent.json: file not found" },
+  "a policy preset file that is not JSON": {
+    run: (box) => (box.write("policy.json", "mode: pooled\n"), chat("--policy", "policy.json")),
+    says: () => /^policy\.json: not valid JSON \(.*\); a policy preset is a JSON file of format recollect-policy\/1$/,
+  },
+  "a policy preset of another format": {
+    run: (box) => (box.write("policy.json", JSON.stringify({ format: "recollect-policy/9", name: "x", description: "", policy: {} })), chat("--policy", "policy.json")),
+    says: () => /^policy\.json: at format: .*expected "recollect-policy\/1" \(and \d+ more\)$/,
+  },
+  "a policy preset with a bad setting": {
+    run: (box) => {
+      const policy = { ...fullPolicy, score: { ...fullPolicy.score, decayRate: 7 } };
+      box.write("policy.json", JSON.stringify({ format: "recollect-policy/1", name: "x", description: "", policy }));
+      return chat("--policy", "policy.json");
+    },
+    says: () => /^policy\.json: at policy\.score\.decayRate: .*<=1/,
+  },
+  "a model reply over the 1 MiB cap": {
+    run: () => ["chat", "--host", host(), "--message", "flood"],
+    says: () => `the reply from Ollama at ${host()} for model gemma4:e2b passed the 1 MiB cap and was stopped: the model may be looping; limit its output (num_predict), or raise the cap (--max-reply-bytes)`,
+  },
+  "a chat model the server does not have": { run: () => chat("--model", "gemma9:zz"), says: () => `model gemma9:zz not found on ${host()}: run \`ollama pull gemma9:zz\`` },
+  "an embedding model the server does not have": {
+    run: () => chat("--embed-model", "mxbai-embed-large"),
+    says: () => `model mxbai-embed-large not found on ${host()}: run \`ollama pull mxbai-embed-large\``,
+  },
+  "no Ollama server": { run: () => ["chat", "--seed", "--host", "http://127.0.0.1:9"], says: () => "no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls" },
+  "an OLLAMA_HOST that is not a host": {
+    run: () => ["chat", "--seed"],
+    env: () => ({ OLLAMA_HOST: "ftp://nowhere" }),
+    says: () => 'OLLAMA_HOST is "ftp://nowhere", which is not a host: use a form such as http://127.0.0.1:11434',
+  },
 };
 
-const laterId = sandbox.write(
-  "scenarios-bad/expects-later.yaml",
-  [
-    "name: expects-later",
-    "description: an ask expecting a memory that is only written after it",
-    "steps:",
-    "  - remember: { id: a, kind: semantic, text: Tea }",
-    '  - ask: { id: q, query: "Coffee?", expect: [b] }',
-    "  - remember: { id: b, kind: semantic, text: Coffee }",
-  ].join("\n"),
-);
-
-interface Case {
-  file: string;
-  /** The file the message must name (the experiment's, or a scenario's). */
-  names: string;
-  /** What the message must say after the file name. */
-  says: RegExp;
-}
-
-const CASES: Record<string, Case> = {};
-function bad(title: string, file: string, says: RegExp, names = file) {
-  CASES[title] = { file, names, says };
-}
-
-bad(
-  "an unknown key inside a custom ablation's patch",
-  withDefaults("bad-patch-key", "ablations: [full, { name: mine, patch: { score: { wieghts: [1, 0, 0] } } }]"),
-  /^at ablations\[1\]\.patch\.score: unknown key "wieghts"$/,
-);
-bad(
-  "a missing scenario file",
-  withDefaults("bad-missing-scenario", "scenarios: [../scenarios/no-such-scenario.yaml]"),
-  /^at scenarios\[0\]: scenario file "\.\.\/scenarios\/no-such-scenario\.yaml" not found \(paths are relative to the experiment file's folder, .*\/experiments\/\)$/,
-);
-bad("seeds given as a word", withDefaults("bad-seeds", 'seeds: "five"'), /^at seeds: .*expected array, received string$/);
-bad("malformed YAML", experiment("bad-yaml", "scenarios: [scenarios/stream-example.yaml", "ablations: [full]", "seeds: [1]"), /^malformed YAML at line \d+, column \d+: \S.*[^:]$/);
-bad(
-  "an ask expecting an id that is only written later (named in the scenario's file)",
-  withDefaults("bad-scenario", `scenarios: [${JSON.stringify(laterId)}]`),
-  /^at steps\[1\]\.ask\.expect\[0\]: "b" is not a memory written before this ask$/,
-  laterId,
-);
-
-const outcomes = new Map<string, CliOutcome>();
-let badShard: CliOutcome;
-let badWorkers: CliOutcome;
+const outcomes = new Map<string, { outcome: CliOutcome; box: Sandbox; changes: string } | { skipped: string }>();
+const boxes = Object.fromEntries(Object.keys(ROWS).map((title) => [title, useSandbox()]));
+/** Rows run a few at a time: each is a Node process that loads part of the project. */
+const PARALLEL = 4;
 
 beforeAll(async () => {
-  const titles = Object.keys(CASES);
-  const shardRun = runCli(["experiment", CASES["seeds given as a word"].file, "--shard", "3/2"], sandbox.dir);
-  const workersRun = runCli(["check", "--workers", "abc"], sandbox.dir);
-  const results = await Promise.all(titles.map((title) => runCli(["experiment", CASES[title].file, "--workers", "1"], sandbox.dir)));
-  titles.forEach((title, i) => outcomes.set(title, results[i]));
-  badShard = await shardRun;
-  badWorkers = await workersRun;
-});
+  tokenizer = await loadGemmaTokenizer();
+  double = await startOllamaDouble({ answer: (body) => answer(body.messages.at(-1)!.content) });
+  const queue = Object.entries(ROWS);
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [title, row] = next;
+      if (row.permissions && "skip" in PERMISSIONS) {
+        outcomes.set(title, { skipped: PERMISSIONS.skip });
+        continue;
+      }
+      const box = boxes[title]!;
+      const args = row.run(box);
+      commitSandbox(box);
+      row.after?.(box);
+      const options: SpawnOptions = {
+        ...(row.permissions && "wrapper" in PERMISSIONS ? { wrapper: PERMISSIONS.wrapper } : {}),
+        ...(row.env ? { env: row.env(box) } : {}),
+      };
+      const outcome = await runCli(args, box.dir, options);
+      outcomes.set(title, { outcome, box, changes: sandboxChanges(box) });
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}, 900_000);
+afterAll(() => double?.stop());
 
-describe("recollect experiment with a bad file", () => {
-  describe.each(Object.keys(CASES))("%s", (title) => {
-    it("exits 2 with one line naming the file, the path inside it and the problem, and no stack trace", () => {
-      const { file, names, says } = CASES[title];
-      const outcome = outcomes.get(title)!;
+describe("every bad input is one line and exit 2", () => {
+  it("has at least forty rows", () => {
+    expect(Object.keys(ROWS).length).toBeGreaterThanOrEqual(40);
+  });
+
+  describe.each(Object.keys(ROWS))("%s", (title) => {
+    it("prints one line naming what is wrong, exits 2, and leaves the work tree clean", (context) => {
+      const result = outcomes.get(title)!;
+      if ("skipped" in result) {
+        context.skip(result.skipped);
+        return;
+      }
+      const { outcome, box, changes } = result;
       expect(outcome.code, outcome.stderr).toBe(2);
-      expect(outcome.stderr.endsWith("\n")).toBe(true);
-      const lines = outcome.stderr.trimEnd().split("\n");
-      expect(lines).toHaveLength(1);
-      const prefix = `recollect: ${names}: `;
-      expect(lines[0].startsWith(prefix), lines[0]).toBe(true);
-      expect(lines[0].slice(prefix.length)).toMatch(says);
       expect(outcome.stderr).not.toMatch(/^\s+at /m);
+      expect(outcome.stderr.endsWith("\n"), outcome.stderr).toBe(true);
+      const lines = outcome.stderr.trimEnd().split("\n");
+      expect(lines, outcome.stderr).toHaveLength(1);
+      expect(lines[0]!.startsWith("recollect: "), lines[0]).toBe(true);
+      const message = lines[0]!.slice("recollect: ".length);
+      const says = ROWS[title]!.says(box);
+      if (typeof says === "string") expect(message).toBe(says);
+      else expect(message).toMatch(says);
       expect(outcome.stdout).toBe("");
-      if (names !== file) expect(lines[0]).not.toContain(file);
+      expect(changes, "git status after the run").toBe("");
     });
   });
-
-  it("writes no results and no reports", () => {
-    expect(outcomes.size).toBe(Object.keys(CASES).length);
-    const results = sandbox.path("results");
-    expect(existsSync(results) ? readdirSync(results) : []).toEqual([]);
-    for (const output of ["EVALUATION.md", "reports", "schemas", ".recollect"]) expect(existsSync(sandbox.path(output)), output).toBe(false);
-  });
 });
 
-describe("recollect with a bad argument", () => {
-  it("exits 2 with one line for a shard outside 1..n", () => {
-    expect(badShard.code).toBe(2);
-    expect(badShard.stderr).toBe('recollect: --shard expects i/n with 1 ≤ i ≤ n, got "3/2"\n');
-  });
+describe("a damaged journal of an interrupted run", () => {
+  const box = useSandbox();
+  let outcome: CliOutcome;
+  let journal: string;
 
-  it("exits 2 with one line for a worker count that is not a positive whole number", () => {
-    expect(badWorkers.code).toBe(2);
-    expect(badWorkers.stderr).toBe('recollect: --workers expects a whole number of at least 1, got "NaN"\n');
+  beforeAll(async () => {
+    const file = validExperiment(box, "resumed");
+    journal = journalFile(".recollect/journal", await loadExperiment(file));
+    // A line that is JSON but not a trial, one that is not JSON, and a whole trial of another run.
+    box.write(
+      journal,
+      [
+        JSON.stringify({ scenario: "stream-example", ablation: "full", seed: 1 }),
+        '{"scenario": "stream-example", "ablation": garbage',
+        JSON.stringify({ scenario: "stream-example", ablation: "no-touch", seed: 1, asks: [] }),
+        "",
+      ].join("\n"),
+    );
+    outcome = await runCli(["experiment", "experiments/resumed.yaml", "--workers", "1"], box.dir);
+  }, 300_000);
+
+  it("is warned about line by line, never a crash, and the run goes on to write its results", () => {
+    expect(outcome.code, outcome.stderr).toBe(0);
+    const warnings = outcome.stderr.split("\n").filter((line) => line.startsWith("recollect: warning: "));
+    expect(warnings).toEqual([
+      `recollect: warning: ${journal}: line 1 is not a complete trial (at asks: Invalid input: expected array, received undefined); that trial runs again`,
+      `recollect: warning: ${journal}: line 2 is not valid JSON; that trial runs again`,
+      `recollect: warning: ${journal}: the journalled trial stream-example / no-touch / seed 1 does not hold this scenario's asks; it runs again`,
+    ]);
+    expect(outcome.stderr).not.toMatch(/^\s+at /m);
+    expect(readResults(box.path("results/resumed.json"))!.trials.map((t) => [t.ablation, t.asks.length])).toEqual([
+      ["full", 1],
+      ["no-touch", 1],
+    ]);
+    expect(existsSync(box.path(journal))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { symlinkSync } from "node:fs";
 import { repoPath, type TempDir, useTempDir } from "../harness/temp-files.js";
 
@@ -18,6 +18,26 @@ export function useSandbox(): Sandbox {
   return sandbox;
 }
 
+/** Git in the sandbox, with an identity of its own, so its status shows whatever a run wrote. */
+export function git(sandbox: Sandbox, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=sandbox", "-c", "user.email=sandbox@example.com", ...args], {
+    cwd: sandbox.dir,
+    encoding: "utf8",
+  });
+}
+
+/** Commits everything in the sandbox (a new repository the first time). */
+export function commitSandbox(sandbox: Sandbox): void {
+  git(sandbox, "init", "--quiet");
+  git(sandbox, "add", "--all");
+  git(sandbox, "commit", "--quiet", "--allow-empty", "--message", "sandbox");
+}
+
+/** What a run changed or added in the sandbox since its last commit; "" when nothing. */
+export function sandboxChanges(sandbox: Sandbox): string {
+  return git(sandbox, "status", "--porcelain", "--untracked-files=all");
+}
+
 export interface CliOutcome {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -25,15 +45,22 @@ export interface CliOutcome {
   stderr: string;
 }
 
+export interface SpawnOptions {
+  /** A command that runs the CLI for us, such as setpriv with capabilities dropped. */
+  wrapper?: string[];
+  env?: Record<string, string>;
+}
+
 /**
- * Starts `npx tsx src/cli/main.ts <args>` in `cwd`. It runs in a process group of its own (npx
- * and tsx each start a child), so a test can kill the whole CLI at once.
+ * Starts the CLI (`node --import tsx src/cli/main.ts <args>`) in `cwd`. It runs in a process
+ * group of its own, so a test can kill the whole CLI at once.
  */
-export function spawnCli(args: string[], cwd: string): { child: ChildProcess; done: Promise<CliOutcome> } {
-  const child = spawn("npx", ["tsx", "src/cli/main.ts", ...args], {
+export function spawnCli(args: string[], cwd: string, options: SpawnOptions = {}): { child: ChildProcess; done: Promise<CliOutcome> } {
+  const command = [...(options.wrapper ?? []), process.execPath, "--import", "tsx", "src/cli/main.ts", ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd,
     detached: true,
-    env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -47,8 +74,8 @@ export function spawnCli(args: string[], cwd: string): { child: ChildProcess; do
   return { child, done };
 }
 
-export function runCli(args: string[], cwd: string): Promise<CliOutcome> {
-  return spawnCli(args, cwd).done;
+export function runCli(args: string[], cwd: string, options: SpawnOptions = {}): Promise<CliOutcome> {
+  return spawnCli(args, cwd, options).done;
 }
 
 /** Sends SIGKILL to every process of the CLI's group, as `kill -9` would. */

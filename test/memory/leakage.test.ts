@@ -1,6 +1,6 @@
 /** Corrected and expired facts never come back, whatever the preset or relevance backend. */
 import { describe, expect, it } from "vitest";
-import { PRESETS } from "../../src/memory/presets.js";
+import { PRESET_NAMES, PRESETS } from "../../src/memory/presets.js";
 import { retrieve } from "../../src/memory/retrieve.js";
 import { KINDS, type RelevanceBackendName, type RetrievalPolicy } from "../../src/memory/types.js";
 import { HOUR, memoryStore, T0 } from "./helpers.js";
@@ -18,7 +18,7 @@ function withBackend(policy: RetrievalPolicy, relevance: RelevanceBackendName): 
   };
 }
 
-describe.each(Object.keys(PRESETS))("preset %s", (name) => {
+describe.each(PRESET_NAMES)("preset %s", (name) => {
   it.each(BACKENDS)("never returns corrected or expired memories with %s relevance", (backend) => {
     const store = memoryStore();
     const now = T0;

@@ -1,10 +1,12 @@
 /**
  * A plain full-scan retrieval, written straight from the contract with no index: read every
- * current memory from SQLite, score each one, sort everything, fit. The indexed retrieval must
- * agree with it exactly.
+ * current memory from SQLite, score each one, sort everything, fit. It is the oracle that
+ * retrieval, which visits only memories that can place, must agree with exactly.
  */
+import { expect } from "vitest";
 import { bm25Idf, bm25Term } from "../../src/memory/relevance/bm25.js";
 import { defaultStopwords } from "../../src/memory/relevance/index.js";
+import { retrieve } from "../../src/memory/retrieve.js";
 import {
   importanceScore,
   recencyScore,
@@ -13,6 +15,7 @@ import {
 } from "../../src/memory/scoring.js";
 import type { MemoryStore } from "../../src/memory/store/store.js";
 import {
+  type Block,
   KINDS,
   type Memory,
   type RetrieveRequest,
@@ -134,3 +137,33 @@ function minmax(values: number[]): number[] {
   return values.map((v) => (max === min ? 0.5 : (v - min) / (max - min)));
 }
 
+
+/**
+ * Retrieves and asserts that the block is what the full scan gives (scanned first, before any
+ * touch): the same kept memories and token use per section, every reported entry at its rank in
+ * the full order with the same signals, a head of consecutive ranks from 1, and beyond it exactly
+ * the located candidates that place there and, with `neighbours`, the memories that many ranks
+ * either side of any located one.
+ */
+export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveRequest): Block {
+  const expected = scanRetrieve(store, request);
+  const block = retrieve(store, request);
+  const located = new Set(request.locate ?? []);
+  expect(block.sections.map((s) => s.name)).toEqual(expected.map((s) => s.name));
+  block.sections.forEach((section, i) => {
+    const scan = expected[i];
+    expect(section.kept).toEqual(scan.kept);
+    expect(section.tokensUsed).toBe(scan.tokensUsed);
+    const reported = section.ranked.map(({ id, rel, rec, imp, total }) => ({ id, rel, rec, imp, total }));
+    expect(reported).toEqual(section.ranked.map((r) => scan.ranked[r.rank - 1]));
+    let head = 0;
+    while (head < section.ranked.length && section.ranked[head].rank === head + 1) head++;
+    const deeper = section.ranked.slice(head).map((r) => r.rank);
+    expect(deeper).toEqual([...deeper].sort((a, b) => a - b));
+    expect(new Set(deeper).size).toBe(deeper.length);
+    const n = request.neighbours ?? 0;
+    const near = (p: number) => scan.ranked.some((r, q) => located.has(r.id) && Math.abs(p - q) <= n);
+    expect(deeper).toEqual(scan.ranked.flatMap((_, p) => (p >= head && near(p) ? [p + 1] : [])));
+  });
+  return block;
+}

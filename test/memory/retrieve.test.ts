@@ -47,7 +47,7 @@ describe("retrieve with the stream preset", () => {
     const block = retrieve(store, { scope: "u", query, now, policy: stream(1) });
     expect(block.sections.map((s) => s.name)).toEqual(["pooled"]);
     expect(block.sections[0].kept).toEqual(["m1"]);
-    expect(block.sections[0].dropped).toEqual(["m0"]);
+    expect(block.sections[0].dropped).toEqual([]);
     expect(store.get("m1")?.lastAccessedAt).toBe(now);
     expect(store.get("m0")?.lastAccessedAt).toBe(now - 1e9);
     store.close();
@@ -59,7 +59,7 @@ describe("retrieve with the stream preset", () => {
 
   it("reports each signal of every ranked memory, scored before the touch", () => {
     const store = streamStore();
-    const [section] = retrieve(store, { scope: "u", query, now, policy: stream(1) }).sections;
+    const [section] = retrieve(store, { scope: "u", query, now, policy: stream(1), locate: ["m0"] }).sections;
     const m1 = section.ranked[0];
     expect(m1).toMatchObject({ id: "m1", rank: 1, kind: "semantic", rel: 1, imp: 0.8 });
     expect(m1.rec).toBe(recencyScore(now, now - 10_000));
@@ -178,7 +178,7 @@ describe("per-kind sections", () => {
     const quota = cost(0) + cost(2);
     const run = (fit: "stop" | "skip") => {
       const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, working: rule({ fit, quota }) } };
-      return retrieve(store, { scope: "u", query: { text: "" }, now, policy }).sections[0];
+      return retrieve(store, { scope: "u", query: { text: "" }, now, policy, locate: ["w1", "w2"] }).sections[0];
     };
     const stopped = run("stop");
     expect(stopped.kept).toEqual(["w0"]);
@@ -235,17 +235,29 @@ describe("the rendered block", () => {
   });
 });
 
-describe("rankDepth", () => {
-  it("reports a prefix yet keeps exactly what the full ordering keeps", () => {
-    const store = memoryStore();
-    for (let i = 0; i < 60; i++) {
-      store.remember({ scope: "u", kind: "episodic", text: `trip ${i % 7 === 0 ? "rome hotel" : "rome"} day ${"x ".repeat(i % 5)}`, createdAt: now - i * HOUR, importance: 1 + (i % 10) });
-    }
-    const request = { scope: "u", query: { text: "rome hotel" }, now, policy: perKindPreset };
-    const full = retrieve(store, request).sections[2];
-    const shallow = retrieve(store, { ...request, rankDepth: 2 }).sections[2];
-    expect(shallow.kept).toEqual(full.kept);
-    expect(shallow.ranked.length).toBeLessThan(full.ranked.length);
-    expect(shallow.ranked).toEqual(full.ranked.slice(0, shallow.ranked.length));
+describe("what a section reports", () => {
+  const store = memoryStore();
+  for (let i = 0; i < 60; i++) {
+    store.remember({ id: `e${i}`, scope: "u", kind: "episodic", text: `trip ${i % 7 === 0 ? "rome hotel" : "rome"} day ${"x ".repeat(i % 5)}`, createdAt: now - i * HOUR, importance: 1 + (i % 10) });
+  }
+  const request = { scope: "u", query: { text: "rome hotel" }, now, policy: perKindPreset };
+
+  it("ranks only as deep as filling looked, from rank 1", () => {
+    const section = retrieve(store, request).sections[2];
+    expect(section.kept.length).toBeGreaterThan(0);
+    expect(section.ranked.length).toBeLessThan(60);
+    expect(section.ranked.map((r) => r.rank)).toEqual(section.ranked.map((_, i) => i + 1));
+    expect(section.dropped).toEqual(section.ranked.map((r) => r.id).filter((id) => !section.kept.includes(id)));
+  });
+
+  it("adds located memories at their own ranks and leaves the block as it was", () => {
+    const plain = retrieve(store, request).sections[2];
+    const all = retrieve(store, { ...request, locate: Array.from({ length: 60 }, (_, i) => `e${i}`) }).sections[2];
+    expect(all.kept).toEqual(plain.kept);
+    expect(all.ranked.slice(0, plain.ranked.length)).toEqual(plain.ranked);
+    expect(all.ranked.map((r) => r.rank)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const some = retrieve(store, { ...request, locate: ["e59", "nope", "e1"] }).sections[2];
+    const deep = some.ranked.slice(plain.ranked.length);
+    expect(deep).toEqual(all.ranked.filter((r) => (r.id === "e59" || r.id === "e1") && r.rank > plain.ranked.length));
   });
 });

@@ -1,34 +1,46 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore, turnText } from "../../src/memory/index.js";
+import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
 import { chatTurn, DEFAULT_SYSTEM_PROMPT, usesEmbedding, type ChatLoopDeps } from "../../src/model/chat-loop.js";
 import { modelEmbedder } from "../../src/model/embedder.js";
 import { doubleEmbedding } from "./ollama-test-double.js";
-import { fakeMemory, testPolicy, type FakeStore } from "./fake-memory.js";
 import { scriptedClient } from "./scripted-client.js";
 
-function setup(relevance: "words" | "embedding" = "words", writeBack = true) {
-  const memory = fakeMemory();
-  const store = memory.openStore(":memory:", { tokenizer: null });
-  store.remember({ scope: "ada", kind: "semantic", text: "Ada drinks green tea", createdAt: 0 });
-  store.remember({ scope: "ada", kind: "semantic", text: "Ada lives in Lisbon", createdAt: 0 });
-  const client = scriptedClient(["Green tea."]);
-  const deps: ChatLoopDeps<FakeStore> = {
-    client,
-    store,
-    memory,
-    policy: testPolicy(relevance, writeBack),
-    clock: () => 42_000,
-    model: "gemma4:e2b",
-    options: { seed: 11 },
+let tokenizer: GemmaTokenizer;
+beforeAll(async () => {
+  tokenizer = await loadGemmaTokenizer();
+});
+
+/** A complete policy; `relevance` and `writeBack` are the knobs these tests turn. */
+function testPolicy(relevance: "words" | "embedding" = "words", writeBack = true): RetrievalPolicy {
+  const rule: SectionRule = { order: "score", fit: "skip", limit: 5, quota: null, requireRelevance: false };
+  return {
+    mode: "per-kind",
+    score: { weights: [1, 1, 1], decayRate: 0.995, kindDecay: {}, unitMs: 3_600_000, normalise: "none", relevance },
+    sections: { working: { ...rule, order: "newest", fit: "stop" }, semantic: rule, episodic: rule, procedural: rule },
+    pooled: rule,
+    touch: true,
+    writeBack,
   };
-  return { memory, store, client, deps };
+}
+
+/** A real store with two facts about Ada, under a words or an embedding policy. */
+function setup(relevance: "words" | "embedding" = "words", writeBack = true) {
+  const store = openStore(":memory:", { tokenizer });
+  const facts = ["Ada drinks green tea", "Ada lives in Lisbon"];
+  for (const text of facts) {
+    store.remember({ scope: "ada", kind: "semantic", text, createdAt: 0, ...(relevance === "embedding" ? { embedding: { model: "nomic-embed-text", vector: doubleEmbedding(text) } } : {}) });
+  }
+  const client = scriptedClient(["Green tea."]);
+  const deps: ChatLoopDeps = { client, store, policy: testPolicy(relevance, writeBack), clock: () => 42_000, model: "gemma4:e2b", options: { seed: 11 } };
+  return { store, client, deps };
 }
 
 describe("chatTurn", () => {
   it("retrieves for the query, injects the block as the system message, answers and writes the turn back", async () => {
-    const { memory, store, client, deps } = setup();
+    const { store, client, deps } = setup();
     const result = await chatTurn(deps, { scope: "ada", user: "What does Ada drink?", id: "turn-1" });
 
-    expect(memory.calls.retrieve).toEqual([{ scope: "ada", query: { text: "What does Ada drink?" }, now: 42_000, policy: deps.policy }]);
     expect(client.chats).toEqual([
       {
         model: "gemma4:e2b",
@@ -40,28 +52,30 @@ describe("chatTurn", () => {
       },
     ]);
     expect(result.block.text).toContain("Ada drinks green tea");
+    expect(result.now).toBe(42_000);
     expect(result.answer).toBe("Green tea.");
-    expect(memory.calls.writeBack).toEqual([
-      { scope: "ada", user: "What does Ada drink?", assistant: "Green tea.", now: 42_000, id: "turn-1" },
-    ]);
-    expect(store.memories.at(-1)).toMatchObject({ kind: "episodic", createdAt: 42_000 });
+    expect(store.get("turn-1")).toMatchObject({
+      kind: "episodic",
+      createdAt: 42_000,
+      occurredAt: 42_000,
+      text: turnText({ user: "What does Ada drink?", assistant: "Green tea." }),
+      source: "write-back",
+    });
     expect(result.requestTokens).toBeNull();
   });
 
   it("embeds the query, and the written-back turn, with the embedder's model when the policy ranks by embedding", async () => {
-    const { memory, client, deps } = setup("embedding");
-    await chatTurn({ ...deps, embedder: modelEmbedder(client, "nomic-embed-text") }, { scope: "ada", user: "tea?" });
-    const stored = memory.turnText({ user: "tea?", assistant: "Green tea." });
+    const { store, client, deps } = setup("embedding");
+    const result = await chatTurn({ ...deps, embedder: modelEmbedder(client, "nomic-embed-text") }, { scope: "ada", user: "tea?", id: "t" });
+    const stored = turnText({ user: "tea?", assistant: "Green tea." });
     expect(client.embeds).toEqual([
       { model: "nomic-embed-text", input: ["tea?"] },
       { model: "nomic-embed-text", input: [stored] },
     ]);
-    const query = memory.calls.retrieve[0]!.query;
-    expect(query.embedding?.model).toBe("nomic-embed-text");
-    expect(Array.from(query.embedding!.vector)).toEqual(Array.from(Float32Array.from(doubleEmbedding("tea?"))));
-    const turn = memory.calls.writeBack[0]!;
-    expect(turn.embedding?.model).toBe("nomic-embed-text");
-    expect(Array.from(turn.embedding!.vector)).toEqual(Array.from(Float32Array.from(doubleEmbedding(stored))));
+    expect(result.block.sections.flatMap((s) => s.kept)).toHaveLength(2);
+    const turn = store.get("t")!;
+    expect(turn.embeddingModel).toBe("nomic-embed-text");
+    expect(Array.from(turn.embedding!)).toEqual(Array.from(Float32Array.from(doubleEmbedding(stored))));
   });
 
   it("does not embed under a words policy", async () => {
@@ -76,27 +90,27 @@ describe("chatTurn", () => {
   });
 
   it("stores the rated importance with the turn, and counts the request", async () => {
-    const { memory, deps } = setup();
+    const { store, deps } = setup();
     const result = await chatTurn(
       {
         ...deps,
         rate: async (text) => ({ importance: text.length % 10, fallback: false, raw: "" }),
-        countRequest: (messages) => memory.countRequest(null, messages),
+        countRequest: (messages) => countRequest(tokenizer, messages),
       },
-      { scope: "ada", user: "What does Ada drink?" },
+      { scope: "ada", user: "What does Ada drink?", id: "rated" },
     );
-    expect(memory.calls.writeBack[0]!.importance).toBe("What does Ada drink?".length % 10);
+    expect(store.get("rated")!.importance).toBe("What does Ada drink?".length % 10);
     expect(result.importance?.importance).toBe("What does Ada drink?".length % 10);
-    expect(result.requestTokens).toBe(memory.countRequest(null, result.messages));
+    expect(result.requestTokens).toBe(countRequest(tokenizer, result.messages));
   });
 
   it("spends no rating call when write-back is off, and the store keeps nothing", async () => {
     const { store, deps } = setup("words", false);
     let rated = 0;
-    const before = store.memories.length;
+    const before = store.size("ada");
     await chatTurn({ ...deps, rate: async () => ((rated += 1), { importance: 1, fallback: false, raw: "" }) }, { scope: "ada", user: "tea?" });
     expect(rated).toBe(0);
-    expect(store.memories).toHaveLength(before);
+    expect(store.size("ada")).toBe(before);
   });
 });
 

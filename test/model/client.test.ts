@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OllamaClient } from "../../src/model/client.js";
 import { ModelError } from "../../src/model/errors.js";
-import type { ClientOptions } from "../../src/model/options.js";
+import { CLIENT_DEFAULTS, type ClientOptions } from "../../src/model/options.js";
 import { UserError } from "../../src/shared/errors.js";
 import { closedPort, doubleEmbedding, startOllamaDouble, type OllamaDouble } from "./ollama-test-double.js";
 
@@ -119,6 +119,35 @@ describe("chat", () => {
     double.script("chat", { type: "reset" });
     await expect(client().chat(ask)).resolves.toMatchObject({ content: "You had soup." });
     expect(double.requests).toHaveLength(2);
+  });
+});
+
+describe("reply cap", () => {
+  it("is 1 MiB unless configured", () => {
+    expect(CLIENT_DEFAULTS.maxReplyBytes).toBe(1024 * 1024);
+  });
+
+  it("stops a reply once its pieces pass the cap, naming host, model and cap, without retrying", async () => {
+    double.script("chat", { type: "reply", content: "é".repeat(1500), chunks: 3 });
+    const error = await failure(client({ maxReplyBytes: 2048 }).chat(ask));
+    expect(error.reason).toBe("too-large");
+    expect(error.message).toBe(
+      `the reply from Ollama at ${double.host} for model ${MODEL} passed the 2 KiB cap and was stopped: ` +
+        "the model may be looping; limit its output (num_predict), or raise the cap (--max-reply-bytes)",
+    );
+    expect(double.requests).toHaveLength(1);
+  });
+
+  it("stops one streamed line longer than the default cap before it is parsed", async () => {
+    double.script("chat", { type: "reply", content: "x".repeat(1_200_000), chunks: 1 });
+    const error = await failure(client().chat(ask));
+    expect(error.reason).toBe("too-large");
+    expect(error.message).toContain("passed the 1 MiB cap");
+  });
+
+  it("accepts a reply just under the cap", async () => {
+    double.script("chat", { type: "reply", content: "a".repeat(2000), chunks: 4 });
+    expect((await client({ maxReplyBytes: 2000 }).chat(ask)).content).toHaveLength(2000);
   });
 });
 

@@ -1,3 +1,4 @@
+import { escapeMarkdown } from "../../src/report/markdown/escape.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { findRow, summarise } from "../../src/harness/summary.js";
@@ -61,8 +62,9 @@ describe("EVALUATION.md", () => {
   });
 
   it("lists each ablation with settings generated from its policy", () => {
+    // As user text, each goes through the one markdown escaping function (its brackets escaped).
     for (const ablation of results.experiment.ablations) {
-      expect(markdown).toContain(`${ablation.description}`);
+      expect(markdown).toContain(escapeMarkdown(ablation.description));
     }
     expect(markdown).toContain("- `no-touch`: touch on → off");
   });

@@ -1,25 +1,20 @@
 import { join } from "node:path";
 import { renderConversationBench, runConversationBench } from "../../bench/conversation-bench.js";
 import { renderJson, renderMarkdown } from "../../bench/report.js";
-import { runBench } from "../../bench/run.js";
+import { defaultGridWorkers, runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
-import { UserError } from "../../shared/errors.js";
+import type { BenchArgs } from "../app.js";
 import type { Log } from "./experiment.js";
 
 /**
- * Measures retrieval latency at each store size, ingest rate, peak memory and the core grid's
- * wall time; prints a markdown table and writes <out>/bench.md and <out>/bench.json. Timings vary
- * from run to run, so the output is a local report, not a checked one.
+ * Measures retrieval latency and ingest rate at each store size against SQLite FTS5 and the
+ * embedding floor (and, with --grid, the core grid's wall time); prints markdown tables and writes
+ * <out>/bench.md and <out>/bench.json. Timings vary from run to run, so the output is a local
+ * report, not a checked one. The CLI has checked the sizes and the query count.
  */
-export async function benchCommand(args: { sizes: number[]; queries: number; out: string; conversations?: boolean }, log: Log): Promise<void> {
-  const bad = args.sizes.find((s) => !Number.isSafeInteger(s) || s < 1);
-  if (args.sizes.length === 0 || bad !== undefined) {
-    throw new UserError(`--sizes expects positive whole numbers of memories, got ${args.sizes.join(", ") || "none"}`);
-  }
-  if (!Number.isSafeInteger(args.queries) || args.queries < 1) {
-    throw new UserError(`--queries expects a positive whole number, got ${args.queries}`);
-  }
-  const report = await runBench({ sizes: args.sizes, queries: args.queries }, (line) => log(`bench: ${line}`));
+export async function benchCommand(args: BenchArgs, log: Log): Promise<void> {
+  const grid = args.grid ? { file: "experiments/core.yaml", workers: defaultGridWorkers() } : null;
+  const report = await runBench({ sizes: args.sizes, queries: args.queries, grid }, (line) => log(`bench: ${line}`));
   const conversations = args.conversations === false ? [] : await runConversationBench((line) => log(`bench: ${line}`));
   const markdown = renderMarkdown(report) + (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "");
   log(markdown);

@@ -1,13 +1,13 @@
-import { checkAnswers } from "../../harness/answers/index.js";
+import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
-import { UserError } from "../../shared/errors.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
+import { plural, UserError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import type { Log } from "./experiment.js";
-import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, resultsFile, runExperiment } from "./pipeline.js";
+import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
@@ -33,6 +33,12 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
     // Each run (one per ask protocol the file lists) records results of its own.
     for (const run of "skipped" in loaded ? [loaded] : loaded) experiments.push({ file, loaded: run, output });
   }
+  // A damaged recorded file is named before any experiment runs (--update re-records it instead).
+  if (!args.update) {
+    for (const dir of new Set([...experiments.map((e) => e.output.dir), ...outputs.keys()])) {
+      for (const file of recordedResultFiles(dir)) readResults(file);
+    }
+  }
   for (const { file, loaded, output } of experiments) {
     outputs.set(output.dir, output);
     if ("skipped" in loaded) {
@@ -49,7 +55,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
       log(`${name}: re-recorded ${recordedFile}`);
     } else {
       problems.push(...differences);
-      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : `${differences.length} difference(s)`}`);
+      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}`);
     }
   }
   for (const output of outputs.values()) {
@@ -58,7 +64,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
       bar.phase("answers", undefined, "", "replaying the recorded answers");
       const answers = await checkAnswers({ root: output.dir });
       problems.push(...answers);
-      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${answers.length} difference(s)`);
+      log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
     }
     const rendered = await renderRecordedReports(bar, output);
     const where = output.project ? "" : `${output.dir}/`;

@@ -105,7 +105,9 @@ export async function runDemo(): Promise<string> {
           ["per-kind (perKindPreset)", "perKind", perKindPreset],
           ["pooled (pooledPreset)", "pooled", pooledPreset],
         ] as const) {
-          const block = retrieve(store, { scope: SCOPE, query: { text: question.text }, now: NOW, policy: policy as RetrievalPolicy });
+          // Locating every memory ranks each candidate, so the demo can list all that were dropped.
+          const locate = [...MEMORIES, CORRECTION].map((m) => m.id as string);
+          const block = retrieve(store, { scope: SCOPE, query: { text: question.text }, now: NOW, policy: policy as RetrievalPolicy, locate });
           const reached = question.required.filter((id) => inBlock(block, id));
           const missing = question.required.filter((id) => !inBlock(block, id));
           totals[key][0] += reached.length;

@@ -1,14 +1,31 @@
 import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
-import { serialiseResults, writeResults } from "../../harness/results/io.js";
+import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
 import { removeJournal } from "../../harness/runner/run.js";
 import { describeWrite, writeReports } from "../../report/write.js";
+import { plural } from "../../shared/errors.js";
 import type { ExperimentArgs } from "../app.js";
 import type { Progress } from "../progress.js";
-import { EXPERIMENTS_DIR, experimentFiles, importLine, JOURNAL_DIR, loadOrSkip, type Output, outputFor, RESULTS_DIR, resultsFile, runExperiment } from "./pipeline.js";
+import { markShard } from "./merge.js";
+import {
+  EXPERIMENTS_DIR,
+  experimentFiles,
+  importLine,
+  JOURNAL_DIR,
+  loadOrSkip,
+  type Output,
+  outputFor,
+  recordedResultFiles,
+  RESULTS_DIR,
+  resultsFile,
+  runExperiment,
+} from "./pipeline.js";
 import { renderRecordedReports, sharedReportsExist } from "./reports.js";
 
 export type Log = (line: string) => void;
+
+/** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
+const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
 
 /** An output folder and what this run did to it. */
 interface Touched {
@@ -23,7 +40,7 @@ interface Touched {
  * regenerates their own charts, and the files that cover every experiment (EVALUATION.md, the HTML
  * report) only when its results changed or those files are missing.
  */
-export async function experimentCommand(args: ExperimentArgs, bar: Progress): Promise<void> {
+export async function experimentCommand(args: ExperimentArgs, bar: Progress, warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
   // Load (and so validate) every file before running any, so a bad file costs no run time.
   const experiments = [];
@@ -37,6 +54,11 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress): Pr
   const touch = (output: Output) => touched.get(output.dir) ?? touched.set(output.dir, { output, ran: [], changed: false }).get(output.dir)!;
   // A run of the whole project refreshes its reports even when every experiment was skipped.
   if (!explicit) touch(outputFor(`${EXPERIMENTS_DIR}/any.yaml`, args.out));
+  // The recorded results the reports are rendered from, read now: a damaged one is named before
+  // any run, and nothing is written.
+  for (const dir of new Set([...experiments.map((e) => e.output.dir), ...touched.keys()])) {
+    for (const file of recordedResultFiles(dir)) readResults(file);
+  }
   for (const { file, loaded, output } of experiments) {
     if ("skipped" in loaded) {
       bar.log(`skipped ${file}: ${loaded.skipped}`);
@@ -47,12 +69,12 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress): Pr
     const journalDir = join(output.dir, JOURNAL_DIR);
     const results = await runExperiment(
       loaded,
-      { workers: args.workers, journalDir: args.resume ? journalDir : undefined, shard: args.shard },
+      { workers: args.workers, journalDir: args.resume ? journalDir : undefined, shard: args.shard, onWarning: warn },
       bar,
     );
     if (args.shard) {
       const out = join(output.dir, RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
-      writeFileAtomicSync(out, serialiseResults(results));
+      writeFileAtomicSync(out, serialiseResults(markShard(results, args.shard)));
       removeJournal(journalDir, loaded, args.shard);
       bar.log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
       continue;
@@ -63,7 +85,7 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress): Pr
     const state = touch(output);
     state.ran.push(loaded.spec.name);
     state.changed ||= outcome === "written";
-    bar.log(`${loaded.spec.name}: ${results.trials.length} trials in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${recordedFile} ${outcome}`);
+    bar.log(`${loaded.spec.name}: ${plural(results.trials.length, "trial")} in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${recordedFile} ${outcome}`);
   }
   if (args.shard) return;
   for (const { output, ran, changed } of touched.values()) {

@@ -11,7 +11,7 @@ import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
 import { describeWrite, writeReports } from "../../report/write.js";
-import { UserError } from "../../shared/errors.js";
+import { plural } from "../../shared/errors.js";
 import type { RecordArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { renderRecordedReports } from "./reports.js";
@@ -25,8 +25,7 @@ export interface RecordOptions {
 }
 
 export async function recordCommand(args: RecordArgs, bar: Progress, options: RecordOptions = {}): Promise<void> {
-  if (!Number.isInteger(args.seeds) || args.seeds < 1) throw new UserError(`--seeds expects a whole number ≥ 1, got ${args.seeds}`);
-  const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs });
+  const live = new OllamaClient({ host: args.host, env: options.env, timeoutMs: args.timeoutMs, maxReplyBytes: args.maxReplyBytes });
   await checkServer(live, [args.model]);
 
   const root = process.cwd();
@@ -42,16 +41,17 @@ export async function recordCommand(args: RecordArgs, bar: Progress, options: Re
     timestamp: options.timestamp ?? (() => new Date().toISOString()),
     onTrial: (done, total) => bar.update(done, "", total),
   });
+  // Only a replay is skipped (when nothing is recorded); a recording run always runs.
   if ("skipped" in outcome) throw new Error(`record mode was skipped: ${outcome.skipped}`);
   const { results, droppedRecordings } = outcome;
   writeAnswers(answerPath(root, spec.results), results);
   const asks = results.trials.reduce((sum, t) => sum + t.asks.length, 0);
   log(
-    `answers: ${results.trials.length} trials, ${asks} graded answers from ${args.model}; ` +
-      `${spec.recordings} holds ${results.manifest.recordings.calls} calls` +
+    `answers: ${plural(results.trials.length, "trial")}, ${plural(asks, "graded answer")} from ${args.model}; ` +
+      `${spec.recordings} holds ${plural(results.manifest.recordings.calls, "call")}` +
       `${droppedRecordings > 0 ? ` (${droppedRecordings} no longer used were dropped)` : ""}; ${spec.results} written`,
   );
-  log(`answers: importance rated ${results.importance.rated} times, ${results.importance.fallbacks} fell back to the default`);
+  log(`answers: importance rated ${plural(results.importance.rated, "time")}, ${results.importance.fallbacks} fell back to the default`);
 
   log(describeWrite(writeReports(await renderRecordedReports(bar, { dir: root, project: true }), root)));
 }

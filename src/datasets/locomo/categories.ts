@@ -12,7 +12,6 @@ export const LOCOMO_CATEGORIES = {
 } as const;
 
 export type LocomoCategoryId = keyof typeof LOCOMO_CATEGORIES;
-export type LocomoCategoryName = (typeof LOCOMO_CATEGORIES)[LocomoCategoryId];
 
 export const LOCOMO_CATEGORY_IDS = [1, 2, 3, 4, 5] as const satisfies readonly LocomoCategoryId[];
 

@@ -6,18 +6,11 @@ export {
   LOCOMO_CATEGORIES,
   LOCOMO_CATEGORY_IDS,
   type LocomoCategoryId,
-  type LocomoCategoryName,
 } from "./categories.js";
 export { LOCOMO_DATE_EXAMPLE, parseLocomoDate } from "./dates.js";
 export { canonicalDiaId, evidencePieces } from "./evidence.js";
 export { DEFAULT_LOCOMO_PATH, loadLocomo, parseLocomo, type LoadedLocomo, type LoadLocomoOptions } from "./load.js";
-export {
-  ACCEPT_LOCOMO_HASH_FLAG,
-  LOCOMO_COMMIT,
-  LOCOMO_PATH_FLAG,
-  LOCOMO_REPOSITORY,
-  LOCOMO_SHA256,
-} from "./messages.js";
+export { LOCOMO_COMMIT, LOCOMO_SHA256 } from "./messages.js";
 export {
   locomoFileSchema,
   type LocomoObservation,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readCheckedFile, SIZE_LIMITS } from "../../shared/read-file.js";
 import { locomoFileSchema, formatJsonPath, type LocomoSample } from "./schema.js";
 import {
   LOCOMO_SHA256,
@@ -7,7 +8,6 @@ import {
   locomoInvalid,
   locomoMalformedJson,
   locomoNotFound,
-  locomoUnreadable,
 } from "./messages.js";
 
 /** Where the file is looked for when no path is given, relative to the repository root. */
@@ -55,11 +55,6 @@ export function parseLocomo(data: unknown, file: string): LocomoSample[] {
 }
 
 function readBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw locomoNotFound(path);
-    throw locomoUnreadable(path, code ?? (error as Error).message);
-  }
+  if (!existsSync(path)) throw locomoNotFound(path);
+  return readCheckedFile(path, { maxBytes: SIZE_LIMITS.json, what: "LoCoMo data file" });
 }

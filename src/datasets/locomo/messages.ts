@@ -1,14 +1,14 @@
-import { fileError, UserError } from "../../shared/errors.js";
+import { fileError, type UserError, userError } from "../../shared/errors.js";
 import { categoryLabel, LOCOMO_CATEGORY_IDS } from "./categories.js";
 
 /** Where the pinned LoCoMo file comes from; the message for a missing file tells users this. */
-export const LOCOMO_REPOSITORY = "snap-research/LoCoMo";
+const LOCOMO_REPOSITORY = "snap-research/LoCoMo";
 export const LOCOMO_COMMIT = "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376";
 /** sha256 of data/locomo10.json at LOCOMO_COMMIT; results are comparable only on this file. */
 export const LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4";
 /** The CLI flags these messages point to. */
-export const LOCOMO_PATH_FLAG = "--locomo";
-export const ACCEPT_LOCOMO_HASH_FLAG = "--accept-locomo-hash";
+const LOCOMO_PATH_FLAG = "--locomo";
+const ACCEPT_LOCOMO_HASH_FLAG = "--accept-locomo-hash";
 
 export function locomoNotFound(path: string): UserError {
   return fileError(
@@ -16,10 +16,6 @@ export function locomoNotFound(path: string): UserError {
     `LoCoMo data file not found. Download data/locomo10.json from the public ${LOCOMO_REPOSITORY} repository ` +
       `on GitHub (commit ${LOCOMO_COMMIT}) and pass its path with ${LOCOMO_PATH_FLAG} PATH`,
   );
-}
-
-export function locomoUnreadable(path: string, reason: string): UserError {
-  return fileError(path, `cannot read the LoCoMo data file (${reason})`);
 }
 
 export function locomoHashMismatch(path: string, expected: string, actual: string): UserError {
@@ -42,5 +38,5 @@ export function locomoInvalid(path: string, where: string, problem: string): Use
 
 export function locomoUnknownCategory(id: number): UserError {
   const known = LOCOMO_CATEGORY_IDS.map(categoryLabel).join(", ");
-  return new UserError(`unknown LoCoMo category ${id}; expected one of: ${known}`);
+  return userError(`unknown LoCoMo category ${id}; expected one of: ${known}`);
 }

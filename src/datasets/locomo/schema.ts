@@ -20,7 +20,7 @@ const sampleIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_.:\-/]+$/, "expected a sample id of letters, digits and _ . : - / only");
 
-export const turnSchema = z.looseObject({
+const turnSchema = z.looseObject({
   speaker: z.string().min(1),
   dia_id: z.string().regex(/^D\d+:\d+$/, 'expected a dialogue id such as "D1:3"'),
   text: z.string(),
@@ -79,7 +79,7 @@ const conversationSchema = z
     return { speakerA: conversation.speaker_a, speakerB: conversation.speaker_b, sessions };
   });
 
-export const qaSchema = z.looseObject({
+const qaSchema = z.looseObject({
   question: z.string().min(1),
   /** Most answers are strings; a few are numbers (years). */
   answer: z.union([z.string(), z.number()]).optional(),
@@ -127,7 +127,7 @@ const observationSchema = z
     return observations.sort((a, b) => a.session - b.session);
   });
 
-export const sampleSchema = z
+const sampleSchema = z
   .looseObject({
     sample_id: sampleIdSchema,
     conversation: conversationSchema,

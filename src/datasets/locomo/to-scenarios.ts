@@ -1,5 +1,5 @@
 import type { ScenarioSpec } from "../../harness/scenario/schema.js";
-import { UserError } from "../../shared/errors.js";
+import { userError } from "../../shared/errors.js";
 import { ScenarioCollector } from "../conversations/import.js";
 import type { ProtocolSettings } from "../conversations/ask-time.js";
 import { conversationSchema } from "../conversations/schema.js";
@@ -37,7 +37,7 @@ export function chosenCategories(chosen: readonly number[] = DEFAULT_LOCOMO_CATE
     if (!isLocomoCategory(id)) throw locomoUnknownCategory(id);
     if (!categories.includes(id)) categories.push(id);
   }
-  if (categories.length === 0) throw new UserError("select at least one LoCoMo question category");
+  if (categories.length === 0) throw userError("select at least one LoCoMo question category");
   return categories.sort((a, b) => a - b);
 }
 

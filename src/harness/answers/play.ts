@@ -1,22 +1,24 @@
 /**
  * One answer trial: a (scenario, condition, seed) played through the real memory system, as the
  * runner plays it (buildTimeline, a fresh store, remember, retrieve, write back), with the model in
- * the loop. Each remembered memory's importance is rated by the model at write time; each ask is a
+ * the loop, written through RatedMemory as the chat writes: each memory is rated by the model at
+ * write time, reflection runs past the threshold (when the condition has it), each ask is a
  * chat turn (the chat loop the CLI uses: retrieve, inject the block, answer, write back); asks
  * with answer keys are graded.
  */
-import { openStore, retrieve, turnText, writeBack } from "../../memory/index.js";
+import { openStore } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
-import { chatTurn, usesEmbedding } from "../../model/chat-loop.js";
+import { usesEmbedding } from "../../model/chat-loop.js";
 import { gradeAnswer } from "../../model/grade.js";
-import { rateImportance, type ImportanceRating } from "../../model/importance.js";
+import { RatedMemory } from "../../model/rated-memory.js";
+import { REFLECTION_THRESHOLD } from "../../model/reflection.js";
 import type { ModelClient } from "../../model/types.js";
+import { userError } from "../../shared/errors.js";
 import type { Variation } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { buildTimeline } from "../scenario/timeline.js";
 import { writeBackId } from "../scenario/validate.js";
-import { ReflectionStep } from "./reflection-step.js";
 import type { AnswerAsk, AnswerTrial } from "./schema.js";
 import type { AnswerCondition } from "./spec.js";
 
@@ -38,52 +40,32 @@ export interface AnswerTrialDeps {
   reflectionThreshold?: number;
 }
 
-const memoryOps = { retrieve, writeBack, turnText };
-
 export async function playAnswerTrial(input: AnswerTrialInput, deps: AnswerTrialDeps): Promise<AnswerTrial> {
   const { scenario, policy, seed } = input;
   if (usesEmbedding(policy)) {
     // Scenario vectors are written in the files, not made by a model the chat loop could call.
-    throw new Error(`condition "${input.condition.name}" ranks by embedding, which the answer-level run does not support`);
+    throw userError(`condition "${input.condition.name}" ranks by embedding, which the answer-level run does not support`);
   }
-  const options = { seed };
-  const importance = { rated: 0, fallbacks: 0 };
-  const rate = async (text: string): Promise<ImportanceRating> => {
-    const rating = await rateImportance(deps.client, text, { model: deps.model, options, fallback: deps.importanceFallback });
-    importance.rated++;
-    if (rating.fallback) importance.fallbacks++;
-    return rating;
-  };
-
   const store = openStore(":memory:", { tokenizer: deps.tokenizer });
-  const reflection = input.condition.reflection
-    ? new ReflectionStep({
-        client: deps.client,
-        store,
-        scope: scenario.scope,
-        policy,
-        model: deps.model,
-        options,
-        rate: async (text) => (await rate(text)).importance,
-        threshold: deps.reflectionThreshold,
-      })
-    : undefined;
+  const memory = new RatedMemory({
+    client: deps.client,
+    store,
+    scope: scenario.scope,
+    policy,
+    model: deps.model,
+    options: { seed },
+    importanceFallback: deps.importanceFallback,
+    ...(input.condition.reflection ? { reflectionThreshold: deps.reflectionThreshold ?? REFLECTION_THRESHOLD } : {}),
+  });
   const asks: AnswerAsk[] = [];
   try {
     for (const event of buildTimeline(scenario, seed, input.variation)) {
       if (event.type === "remember") {
-        const rated = [];
-        for (const memory of event.memories) rated.push({ ...memory, importance: (await rate(memory.text)).importance });
-        store.rememberMany(rated);
-        await reflection?.add(rated.map((m) => m.importance), event.at);
+        await memory.remember(event.memories, event.at);
         continue;
       }
       const { ask, at } = event;
-      const turn = await chatTurn(
-        { client: deps.client, store, memory: memoryOps, policy, clock: () => at, model: deps.model, options, rate },
-        { scope: scenario.scope, user: ask.query, id: writeBackId(ask.id) },
-      );
-      if (turn.importance) await reflection?.add([turn.importance.importance], at);
+      const turn = await memory.turn({ user: ask.query, id: writeBackId(ask.id) }, at);
       if (ask.answers.length === 0) continue;
       const grade = gradeAnswer(turn.answer, ask.answers);
       asks.push({
@@ -108,9 +90,9 @@ export async function playAnswerTrial(input: AnswerTrialInput, deps: AnswerTrial
     scenario: scenario.name,
     condition: input.condition.name,
     seed,
-    importance,
-    reflections: reflection?.runs ?? 0,
-    insights: (reflection?.insights ?? []).map(({ id, text, evidence }) => ({ id, text, evidence })),
+    importance: { ...memory.importance },
+    reflections: memory.reflections,
+    insights: memory.insights.map(({ id, text, evidence }) => ({ id, text, evidence })),
     asks,
   };
 }

@@ -13,7 +13,7 @@ import { createRecordingClient } from "../../model/recorder.js";
 import { readRecordings } from "../../model/recording-file.js";
 import { REFLECTION_THRESHOLD } from "../../model/reflection.js";
 import type { ModelClient } from "../../model/types.js";
-import { fileError, UserError } from "../../shared/errors.js";
+import { fileError, userError } from "../../shared/errors.js";
 import { loadExperiment } from "../experiment/load.js";
 import { buildManifest } from "../results/manifest.js";
 import { playAnswerTrial } from "./play.js";
@@ -54,7 +54,7 @@ export async function runAnswerEvaluation(options: AnswerRunOptions): Promise<An
 
   const experiment = await loadExperiment(answerPath(root, spec.experiment));
   if (!recorded && spec.seeds > experiment.spec.seeds.length) {
-    throw new UserError(`the answer-level run asks for ${spec.seeds} seeds, but ${spec.experiment} lists only ${experiment.spec.seeds.length}`);
+    throw userError(`the answer-level run asks for ${spec.seeds} seeds, but ${spec.experiment} lists only ${experiment.spec.seeds.length}`);
   }
   // A replay runs the seeds that were recorded, however many the recording run was asked for.
   const seeds = recorded ? experiment.spec.seeds.filter((seed) => recorded.seeds.has(seed)) : experiment.spec.seeds.slice(0, spec.seeds);

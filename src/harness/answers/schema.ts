@@ -6,7 +6,7 @@ import { z } from "zod";
 
 const keySchema = z.union([z.string(), z.array(z.string())]);
 
-export const answerAskSchema = z
+const answerAskSchema = z
   .object({
     ask: z.string(),
     question: z.string(),
@@ -24,7 +24,7 @@ export const answerAskSchema = z
   .strict();
 export type AnswerAsk = z.infer<typeof answerAskSchema>;
 
-export const importanceCountSchema = z
+const importanceCountSchema = z
   .object({
     /** Memories (scenario writes, write-backs and insights) rated by the model. */
     rated: z.number().int().min(0),
@@ -32,9 +32,8 @@ export const importanceCountSchema = z
     fallbacks: z.number().int().min(0),
   })
   .strict();
-export type ImportanceCount = z.infer<typeof importanceCountSchema>;
 
-export const answerTrialSchema = z
+const answerTrialSchema = z
   .object({
     scenario: z.string(),
     condition: z.string(),
@@ -48,7 +47,7 @@ export const answerTrialSchema = z
   .strict();
 export type AnswerTrial = z.infer<typeof answerTrialSchema>;
 
-export const answerManifestSchema = z
+const answerManifestSchema = z
   .object({
     gitCommit: z.string(),
     gitDirty: z.boolean(),
@@ -59,7 +58,6 @@ export const answerManifestSchema = z
     tokenizerSha256: z.string(),
   })
   .strict();
-export type AnswerManifest = z.infer<typeof answerManifestSchema>;
 
 /** Manifest fields that describe the run rather than its outcome. */
 export const VOLATILE_ANSWER_FIELDS = ["gitCommit", "gitDirty"] as const;

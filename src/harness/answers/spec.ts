@@ -21,9 +21,6 @@ export const ANSWER_CONDITIONS: readonly AnswerCondition[] = [
   { name: "no-reflection", ablation: "full", reflection: false, description: "the full system's block, reflection turned off" },
 ];
 
-/** The baseline the other conditions are read against. */
-export const BASELINE_CONDITION = "full";
-
 export interface AnswerRunSpec {
   /** The experiment whose scenarios (those with answer keys), policies and variation are used. */
   experiment: string;
@@ -36,7 +33,7 @@ export interface AnswerRunSpec {
   conditions: readonly AnswerCondition[];
 }
 
-export const DEFAULT_ANSWER_SEEDS = 5;
+const DEFAULT_ANSWER_SEEDS = 5;
 
 /** Paths are relative to the repository root. results/answers/ is outside the results/*.json glob. */
 export const ANSWER_RUN: AnswerRunSpec = {

@@ -6,7 +6,7 @@
 import { bootstrapMeanCI, createRng, type MeanInterval } from "../stats/index.js";
 import type { AnswerResults } from "./schema.js";
 
-export const ANSWER_STATISTICS_SEED = 20240501;
+const ANSWER_STATISTICS_SEED = 20240501;
 
 export interface ConditionAccuracy {
   condition: string;

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { fullPolicy, perKindPreset, pooledPreset, streamPreset } from "../../memory/index.js";
+import { PRESETS } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/types.js";
+import { usesEmbedding } from "../../model/chat-loop.js";
 import { fileError } from "../../shared/errors.js";
 import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
@@ -13,13 +14,6 @@ import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
 import { type AskProtocol, type DatasetSpec, experimentRuns, experimentSchema, type ExperimentSpec } from "./schema.js";
 import { byCodeUnit } from "../../shared/order.js";
-
-const PRESETS: Record<ExperimentSpec["policy"], RetrievalPolicy> = {
-  full: fullPolicy,
-  stream: streamPreset,
-  "per-kind": perKindPreset,
-  pooled: pooledPreset,
-};
 
 export interface ResolvedAblation {
   name: string;
@@ -111,6 +105,21 @@ function resolveScenarioFiles(paths: ExperimentPaths, patterns: string[]): strin
   return files;
 }
 
+/** An ablation that ranks by embedding needs a vector for every ask; scenarios write them out. */
+function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios: Scenario[]): void {
+  const ranking = ablations.find((a) => usesEmbedding(a.policy));
+  if (ranking === undefined) return;
+  for (const scenario of scenarios) {
+    const ask = scenario.spec.steps.find((step) => step.ask && step.ask.embedding === undefined)?.ask;
+    if (ask !== undefined) {
+      throw fileError(
+        file,
+        `at ablations: "${ranking.name}" ranks by embedding, but ask "${ask.id}" of scenario "${scenario.spec.name}" (${scenario.origin}) has no embedding to rank with`,
+      );
+    }
+  }
+}
+
 /** The experiment's dataset with its file found, relative to the experiment's folder. */
 export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedDataset | undefined {
   const dataset = spec.dataset;
@@ -170,6 +179,7 @@ function assemble(
   importStats: Record<string, unknown> | undefined,
   run: Pick<Experiment, "family" | "protocol"> & { askSeed?: number },
 ): Experiment {
+  checkEmbeddings(file, ablations, scenarios);
   const names = new Set<string>();
   for (const scenario of scenarios) {
     if (names.has(scenario.spec.name)) {

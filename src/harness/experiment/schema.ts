@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { PRESET_NAMES } from "../../memory/presets.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
 
-export const customAblationSchema = z
+const customAblationSchema = z
   .object({
     name: nameSchema,
     /** Why the ablation is run. Reports state its settings from the patch itself. */
@@ -63,7 +64,7 @@ const oneProtocolField = (dataset: { protocol?: unknown; protocols?: unknown }) 
   dataset.protocol === undefined || dataset.protocols === undefined;
 const ONE_PROTOCOL_FIELD = { message: "give protocol or protocols, not both", path: ["protocols"] };
 
-export const locomoSourceSchema = z
+const locomoSourceSchema = z
   .object({
     /** Question categories to ask (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial). */
     categories: z.array(z.number().int().min(1).max(5)).min(1).default([1, 2, 3, 4]),
@@ -103,7 +104,7 @@ export const experimentSchema = z
     /** Let scenario and dataset paths reach outside the experiment file's folder. */
     allowOutside: z.boolean().default(false),
     /** The preset the ablations patch. */
-    policy: z.enum(["full", "stream", "per-kind", "pooled"]).default("full"),
+    policy: z.enum(PRESET_NAMES).default("full"),
     /** Applied to the preset before any ablation. */
     policyPatch: policyPatchSchema.default({}),
     baseline: nameSchema.default("full"),

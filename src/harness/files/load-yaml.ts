@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
 import { type Document, isScalar, parseDocument } from "yaml";
 import type { z } from "zod";
 import { fileError } from "../../shared/errors.js";
+import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
 
 /** `steps[3].ask.expect[0]` — the path of an issue inside a file, as a reader would write it. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -13,14 +13,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(top level)" : out;
 }
 
+/** YAML aliases a file may expand; far above what a hand-written file uses, far below an alias bomb. */
+const MAX_YAML_ALIASES = 100;
+
 /** Reads a YAML file, or fails with one message naming the file and what is wrong with it. */
 export function readYaml(file: string): unknown {
-  return readYamlDocument(file).toJS();
+  return toJS(readYamlDocument(file), file);
 }
 
 function readYamlDocument(file: string): Document {
-  if (!existsSync(file)) throw fileError(file, "file not found");
-  const document = parseDocument(readFileSync(file, "utf8"), { prettyErrors: true, uniqueKeys: true });
+  const text = readTextFile(file, { maxBytes: SIZE_LIMITS.yaml, what: "experiment or scenario file" });
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     const first = document.errors[0];
     const where = first.linePos ? ` at line ${first.linePos[0].line}, column ${first.linePos[0].col}` : "";
@@ -28,7 +31,21 @@ function readYamlDocument(file: string): Document {
     const problem = first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw fileError(file, `malformed YAML${where}: ${problem}`);
   }
+  if (document.contents === null) throw fileError(file, "holds no YAML document (only comments or blank lines)");
   return document;
+}
+
+/** The document as plain data, its aliases expanded no further than MAX_YAML_ALIASES each. */
+function toJS(document: Document, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    // The parser refuses an alias that would expand past the limit (a "billion laughs" file).
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw fileError(file, `its YAML aliases expand too far (the limit is ${MAX_YAML_ALIASES} per alias), as in an alias bomb; write the values out`);
+    }
+    throw error;
+  }
 }
 
 /** How a value at a path was written in the file, when that is known (YAML keeps its source text). */
@@ -103,5 +120,5 @@ export function loadYaml<S extends z.ZodType>(file: string, schema: S): z.output
     const node = document.getIn(path as unknown[], true);
     return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
   };
-  return validate(file, schema, document.toJS(), sourceText);
+  return validate(file, schema, toJS(document, file), sourceText);
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileError } from "../../shared/errors.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
+import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
 import { validate } from "../files/load-yaml.js";
 import { storedResultsSchema } from "./schema.js";
 import { type ExperimentResults, RESULTS_FORMAT, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
@@ -91,9 +92,15 @@ export function parseResults(file: string, text: string): ExperimentResults {
   } as ExperimentResults;
 }
 
+/** The results in `file`, or undefined when there is no such file. */
 export function readResults(file: string): ExperimentResults | undefined {
   if (!existsSync(file)) return undefined;
-  return parseResults(file, readFileSync(file, "utf8"));
+  return parseResults(file, readResultsText(file));
+}
+
+/** The text of a results file, refused with one message when it cannot be results (see readTextFile). */
+export function readResultsText(file: string): string {
+  return readTextFile(file, { maxBytes: SIZE_LIMITS.json, what: "results file" });
 }
 
 /** The results without the fields that describe the recording run (commit, wall time). */

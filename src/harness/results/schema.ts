@@ -35,7 +35,7 @@ const askResultSchema = z.object({
 });
 
 /** Trials without detail are stored by column: one array per field, in the scenario's ask order. */
-export const columnarTrialSchema = z.object({
+const columnarTrialSchema = z.object({
   scenario: z.string(),
   ablation: z.string(),
   seed: z.number(),
@@ -102,7 +102,7 @@ export const storedResultsSchema = z.object({
     datasets: z.array(z.object({ name: z.string(), sha256: z.string(), note: z.string().optional(), path: z.string().optional() })),
     experimentHash: z.string(),
     wallTimeMs: z.number(),
+    shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
   }),
   trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
 });
-export type StoredResults = z.output<typeof storedResultsSchema>;

@@ -30,6 +30,8 @@ export interface Manifest {
   experimentHash: string;
   /** Wall time of the recording run; informational only. */
   wallTimeMs: number;
+  /** Set only in the results of one shard of the grid (`--shard i/n`), which `merge` joins. */
+  shard?: { index: number; count: number };
 }
 
 export interface AblationInfo {

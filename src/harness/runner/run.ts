@@ -11,7 +11,8 @@ import { Journal, trialKey } from "./journal.js";
 import { packScenarios, ScenarioCache, type ScenarioRef } from "./pack.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
-import { runTrialTask, type TrialTask } from "./worker.js";
+import { runTrialTask, type TrialOutcome, type TrialTask } from "./worker.js";
+import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   /** Run only shard `index` of `count` (1-based), for splitting a grid across machines. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number, trial: Trial | undefined) => void;
+  /** Told about journal lines that are skipped because they are damaged; the run goes on. */
+  onWarning?: (message: string) => void;
   /** Prices memory lines; the pinned Gemma tokenizer by default. Each distinct line is counted once per run. */
   tokenizer?: TokenCounter;
 }
@@ -74,7 +77,15 @@ export function removeJournal(dir: string, experiment: Experiment, shard?: RunOp
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const inputs = shardOf(trialInputs(experiment), options.shard);
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
-  const done = journal?.load() ?? new Map<string, Trial>();
+  const warn = options.onWarning ?? (() => {});
+  const done = journal?.load(warn) ?? new Map<string, Trial>();
+  for (const input of inputs) {
+    const trial = done.get(inputKey(input));
+    if (trial !== undefined && !askIdsMatch(trial, input)) {
+      warn(`${journal!.file}: the journalled trial ${input.scenario.name} / ${input.ablation} / seed ${input.seed} does not hold this scenario's asks; it runs again`);
+      done.delete(inputKey(input));
+    }
+  }
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;
 
@@ -98,7 +109,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
       maxThreads: workers,
     });
     try {
-      await Promise.all(pending.map((input) => pool.run(task(input)).then((trial: Trial) => complete(trial))));
+      await Promise.all(pending.map((input) => pool.run(task(input)).then((outcome: TrialOutcome) => complete(trialOf(outcome)))));
     } finally {
       await pool.destroy();
     }
@@ -107,6 +118,17 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
   return trials;
+}
+
+function trialOf(outcome: TrialOutcome): Trial {
+  if ("userError" in outcome) throw userError(outcome.userError);
+  return outcome.trial;
+}
+
+/** A journalled trial belongs to this run only if it answers exactly the scenario's asks, in order. */
+function askIdsMatch(trial: Trial, input: TrialInput): boolean {
+  const expected = input.scenario.steps.flatMap((step) => (step.ask ? [step.ask.id] : []));
+  return trial.asks.length === expected.length && trial.asks.every((a, i) => a.ask === expected[i]);
 }
 
 /**

@@ -28,12 +28,14 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
   const { scenario, policy } = input;
   const store = openStore(":memory:", { tokenizer });
   const stale = new StaleTracker();
+  const standIns = new SourceIndex();
   const asks: AskResult[] = [];
   try {
     for (const event of buildTimeline(scenario, input.seed, input.variation)) {
       if (event.type === "remember") {
         store.rememberMany(event.memories);
         stale.record(event.memories);
+        standIns.record(event.memories);
         continue;
       }
       const { ask, at } = event;
@@ -45,9 +47,13 @@ export function runTrial(input: TrialInput, tokenizer: TokenCounter): Trial {
         },
         now: at,
         policy,
+        // Rank metrics need each gold memory's rank however deep it places.
+        locate: ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]),
+        neighbours: input.detail ? NEIGHBOURS : 0,
       });
-      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale)));
-      writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+      asks.push(scoreAsk(input, block, ask, stale.staleAt(at, ask.stale), standIns));
+      const written = writeBack(store, { scope: scenario.scope, user: ask.query, now: at, id: writeBackId(ask.id) }, policy);
+      if (written !== null) standIns.record([written]);
     }
   } finally {
     store.close();
@@ -75,6 +81,26 @@ class StaleTracker {
   }
 }
 
+/** Which memories came from which source turns, for asks whose gold ids are turns (matchSource). */
+class SourceIndex {
+  private bySource = new Map<string, string[]>();
+  private byMemory = new Map<string, string[]>();
+  record(memories: { id?: string; source?: string | null }[]): void {
+    for (const m of memories) {
+      if (!m.id || !m.source) continue;
+      const turns = m.source.split(",");
+      this.byMemory.set(m.id, turns);
+      for (const turn of turns) this.bySource.set(turn, [...(this.bySource.get(turn) ?? []), m.id]);
+    }
+  }
+  memoriesFrom(turn: string): string[] {
+    return this.bySource.get(turn) ?? [];
+  }
+  turnsOf(memory: string): string[] {
+    return this.byMemory.get(memory) ?? [];
+  }
+}
+
 /** The weights a section scored with: its own override, or the policy's. */
 function sectionWeights(policy: RetrievalPolicy, section: string | undefined): [number, number, number] {
   const rule = section === "pooled" ? policy.pooled : section ? policy.sections[section as Kind] : undefined;
@@ -86,21 +112,20 @@ function scoreAsk(
   block: Block,
   ask: { id: string; expect: string[]; required?: string[] },
   stale: Set<string>,
+  sources: SourceIndex,
 ): AskResult {
   const kept = block.sections.flatMap((s) => s.kept);
-  const keptSet = new Set(kept);
-  // What each ranked memory stands for: itself, and with matchSource the turns it came from.
-  const standsFor = (r: RankedMemory): string[] =>
-    input.matchSource && r.source ? [r.id, ...r.source.split(",")] : [r.id];
+  // What a memory stands for: itself, and with matchSource the turns it came from.
+  const standsFor = (id: string): string[] => (input.matchSource ? [id, ...sources.turnsOf(id)] : [id]);
+  const reachedIds = new Set(kept.flatMap(standsFor));
 
-  // One pass over every section's ordering, keeping each gold id's best place.
+  // One pass over every section's ranked memories (the gold ones are located), keeping each gold
+  // id's best place.
   const best = new Map<string, { memory: RankedMemory; section: string }>();
   const wanted = new Set(ask.expect);
-  const reachedIds = new Set<string>();
   for (const section of block.sections) {
     for (const memory of section.ranked) {
-      for (const id of standsFor(memory)) {
-        if (keptSet.has(memory.id)) reachedIds.add(id);
+      for (const id of standsFor(memory.id)) {
         if (!wanted.has(id)) continue;
         const current = best.get(id);
         if (current === undefined || memory.rank < current.memory.rank) best.set(id, { memory, section: section.name });
@@ -111,16 +136,13 @@ function scoreAsk(
     const found = best.get(gold);
     return { gold, best: found && { ...found.memory, section: found.section } };
   });
-  const neighboursOf = (section: string, rank: number): NeighbourDetail[] => {
-    // `ranked` is in rank order, rank i + 1 at index i.
-    const ranked = block.sections.find((s) => s.name === section)!.ranked;
-    return ranked
-      .slice(Math.max(0, rank - 1 - NEIGHBOURS), rank + NEIGHBOURS)
-      .filter((r) => r.rank !== rank)
+  const neighboursOf = (section: string, rank: number): NeighbourDetail[] =>
+    block.sections
+      .find((s) => s.name === section)!
+      .ranked.filter((r) => r.rank !== rank && Math.abs(r.rank - rank) <= NEIGHBOURS)
       .map((r) => ({ id: r.id, rank: r.rank, rel: round(r.rel), rec: round(r.rec), imp: round(r.imp), total: round(r.total) }));
-  };
   const required = ask.required ?? ask.expect;
-  const reached = required.filter((id) => keptSet.has(id) || reachedIds.has(id));
+  const reached = required.filter((id) => reachedIds.has(id));
 
   const result: AskResult = {
     ask: ask.id,

@@ -1,3 +1,4 @@
+import { isUserError } from "../../shared/errors.js";
 import type { Trial } from "../results/types.js";
 import { ScenarioCache, type ScenarioRef } from "./pack.js";
 import { runTrial, type TrialInput } from "./trial.js";
@@ -13,7 +14,18 @@ export function runTrialTask(task: TrialTask, cache: ScenarioCache = workerCache
   return runTrial({ ...task, scenario: spec }, tokens);
 }
 
-/** The worker pool's entry point. */
-export default async function runTrialInWorker(task: TrialTask): Promise<Trial> {
-  return runTrialTask(task);
+/** A trial, or the message of the UserError it stopped with. */
+export type TrialOutcome = { trial: Trial } | { userError: string };
+
+/**
+ * The worker pool's entry point. A UserError is returned, not thrown: an error thrown in a worker
+ * thread reaches the main thread as a plain Error, and the CLI would take it for a bug.
+ */
+export default async function runTrialInWorker(task: TrialTask): Promise<TrialOutcome> {
+  try {
+    return { trial: runTrialTask(task) };
+  } catch (error) {
+    if (isUserError(error)) return { userError: error.message };
+    throw error;
+  }
 }

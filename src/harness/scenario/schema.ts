@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { KINDS } from "../../memory/types.js";
-import { durationSchema, parseDuration } from "../duration.js";
+import { normaliseAnswer } from "../../model/grade.js";
+import { durationMs, durationSchema, parseDuration } from "../duration.js";
 
 /**
  * A scenario file: a timeline on a virtual clock. Times inside a step are relative to the clock
@@ -18,21 +19,25 @@ const isoDate = z.string().refine((s) => ISO_DATE.test(s) && !Number.isNaN(Date.
 });
 
 /** A point in time: an offset from the step's clock ("-3d", "2h", or hours) or an ISO date. */
-export const timeSchema = z.union([z.number(), z.string()]).transform((value, ctx): TimeSpecValue => {
+const timeSchema = z.union([z.number(), z.string()]).transform((value, ctx): TimeSpecValue => {
   if (typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value))) {
     return { at: Date.parse(value) };
   }
-  const offset = typeof value === "number" ? value * 3_600_000 : parseDuration(value);
-  if (offset === undefined) {
+  if (typeof value === "string" && parseDuration(value) === undefined) {
     ctx.addIssue({ code: "custom", message: `expected an ISO date or an offset such as "-3d", got "${value}"` });
     return z.NEVER;
   }
-  return { offset };
+  const offset = durationMs(value);
+  if ("problem" in offset) {
+    ctx.addIssue({ code: "custom", message: offset.problem });
+    return z.NEVER;
+  }
+  return { offset: offset.ms };
 });
 type TimeSpecValue = { at: number; offset?: undefined } | { offset: number; at?: undefined };
 export type TimeSpec = z.output<typeof timeSchema>;
 
-export const memorySpecSchema = z
+const memorySpecSchema = z
   .object({
     id: idSchema,
     kind: z.enum(KINDS),
@@ -56,7 +61,12 @@ export const memorySpecSchema = z
   .strict();
 export type MemorySpec = z.output<typeof memorySpecSchema>;
 
-export const askSpecSchema = z
+/** A key is matched as words once case, accents, punctuation and articles are removed, so it must keep one. */
+const answerKeySchema = z.string().refine((key) => normaliseAnswer(key) !== "", {
+  message: "an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)",
+});
+
+const askSpecSchema = z
   .object({
     id: idSchema,
     query: z.string().min(1),
@@ -68,7 +78,7 @@ export const askSpecSchema = z
     /** Ids whose content is out of date at this ask; any of them in the block is a leak. */
     stale: z.array(idSchema).default([]),
     /** Answer keys for answer-level grading; each entry lists accepted alternatives. */
-    answers: z.array(z.union([z.string(), z.array(z.string()).min(1)])).default([]),
+    answers: z.array(z.union([answerKeySchema, z.array(answerKeySchema).min(1)])).default([]),
     /** A label to break metrics down by (a benchmark's question category). */
     category: z.string().optional(),
   })
@@ -79,7 +89,7 @@ export type AskSpec = z.output<typeof askSpecSchema>;
  * A step holds exactly one of `advance`, `remember` or `ask`. It is one object with optional keys
  * rather than a union, so a mistake inside a step is reported at its own path.
  */
-export const stepSchema = z
+const stepSchema = z
   .object({
     advance: durationSchema
       .refine((ms) => ms >= 0, "the clock only moves forward: expected a non-negative duration")
@@ -93,11 +103,11 @@ export const stepSchema = z
   .refine((step) => Object.keys(step).length === 1, "a step holds exactly one of advance, remember or ask");
 export type StepSpec = z.output<typeof stepSchema>;
 
-export const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
+const distractorSchema = memorySpecSchema.omit({ id: true, corrects: true }).strict();
 export type DistractorSpec = z.output<typeof distractorSchema>;
 
 /** An ablation this scenario is built to make fail, and the metric on which it should. */
-export const targetSchema = z
+const targetSchema = z
   .object({
     ablation: z.string().min(1),
     metric: z.string().regex(/^(recall_any@\d+|recall_all@\d+|ndcg@\d+|mrr|coverage|leakage|tokens)$/, "expected a metric such as recall_any@1, mrr, coverage or leakage"),

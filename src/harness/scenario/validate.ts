@@ -1,5 +1,6 @@
 import { fileError } from "../../shared/errors.js";
-import type { ScenarioSpec } from "./schema.js";
+import { CLOCK_MAX, CLOCK_MIN } from "../duration.js";
+import type { ScenarioSpec, TimeSpec } from "./schema.js";
 
 /** The id a write-back of ask `askId` gets, so later asks can expect it. */
 export function writeBackId(askId: string): string {
@@ -10,8 +11,9 @@ export function writeBackId(askId: string): string {
 export const DISTRACTOR_PREFIX = "distractor:";
 
 /**
- * Checks what a schema cannot: ids are unique, and every id a step refers to was written earlier
- * in the timeline (a memory, or the write-back of an earlier ask).
+ * Checks what a schema cannot: ids are unique, every id a step refers to was written earlier
+ * in the timeline (a memory, or the write-back of an earlier ask), and every time stays on the
+ * virtual clock (years 1 to 9999) as the file declares it, before any seed's jitter.
  */
 export function checkTimeline(file: string, scenario: ScenarioSpec): void {
   const known = new Set<string>();
@@ -19,9 +21,29 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
   const fail = (path: string, problem: string) => {
     throw fileError(file, `at ${path}: ${problem}`);
   };
+  let clock = scenario.start;
+  const onClock = (path: string, spec: TimeSpec | undefined) => {
+    const at = spec === undefined ? clock : (spec.at ?? clock + spec.offset!);
+    if (!(at >= CLOCK_MIN && at <= CLOCK_MAX)) fail(path, `this time falls outside the virtual clock, which runs from year 1 to 9999`);
+  };
+  onClock("start", undefined);
+  // One scope holds vectors of one size: the first one written (or asked with) sets it.
+  let dim: { size: number; path: string } | undefined;
+  const oneSize = (path: string, vector: readonly number[] | undefined) => {
+    if (vector === undefined) return;
+    dim ??= { size: vector.length, path };
+    if (vector.length !== dim.size) fail(path, `an embedding of ${vector.length} numbers, but ${dim.path} has ${dim.size}; one scenario's vectors share one size`);
+  };
+  scenario.pool.forEach((memory, j) => oneSize(`pool[${j}].embedding`, memory.embedding));
   scenario.steps.forEach((step, i) => {
+    if (step.advance !== undefined) {
+      clock += step.advance;
+      onClock(`steps[${i}].advance`, undefined);
+    }
     step.remember?.forEach((memory, j) => {
       const path = `steps[${i}].remember[${j}]`;
+      for (const field of ["occurred", "lastAccessed", "expires"] as const) onClock(`${path}.${field}`, memory[field]);
+      oneSize(`${path}.embedding`, memory.embedding);
       if (known.has(memory.id)) fail(`${path}.id`, `duplicate memory id "${memory.id}"`);
       if (memory.id.startsWith(DISTRACTOR_PREFIX)) fail(`${path}.id`, `ids starting with "${DISTRACTOR_PREFIX}" are kept for sampled distractors`);
       if (memory.corrects !== undefined && !known.has(memory.corrects)) {
@@ -31,6 +53,7 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     });
     if (step.ask) {
       const ask = step.ask;
+      oneSize(`steps[${i}].ask.embedding`, ask.embedding);
       if (askIds.has(ask.id)) fail(`steps[${i}].ask.id`, `duplicate ask id "${ask.id}"`);
       if (known.has(writeBackId(ask.id))) {
         fail(`steps[${i}].ask.id`, `this ask's write-back would be stored as "${writeBackId(ask.id)}", which is already a memory id`);

@@ -10,7 +10,7 @@ export const BM25_K1 = 1.5;
 export const BM25_B = 0.75;
 
 export function bm25Relevance({ index, query, now, stopwords }: RelevanceInput): RelevanceScores {
-  const values = new Float64Array(index.size);
+  const values = index.scoresBuffer();
   const matched: number[] = [];
   const corpus = index.corpusStats(now, stopwords);
   const lengths = stopwords ? index.contentWordCount : index.wordCount;

@@ -4,6 +4,7 @@
  * another model than a current memory's is an error, never a silent mismatch. A memory without
  * an embedding has relevance 0.
  */
+import type { ScopeIndex } from "../store/index-columns.js";
 import { dotLanes } from "../vector/lanes.js";
 import type { RelevanceInput, RelevanceScores } from "./index.js";
 
@@ -12,28 +13,36 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
     throw new Error("the embedding relevance backend needs query.embedding (a vector and its model)");
   }
   const { model, vector } = query.embedding;
-  const values = new Float64Array(index.size);
   if (index.dim > 0 && vector.length !== index.dim) {
     throw new Error(
       `query embedding has ${vector.length} dimensions; scope "${index.scope}" stores ${index.dim}`,
     );
   }
   const modelCode = index.models.indexOf(model);
+  // With another model in the scope, every current memory's model has to be checked.
+  if (index.models.length > (modelCode === -1 ? 0 : 1)) requireQueryModel(index, modelCode, model, now);
+  const values = index.scoresBuffer();
   const queryNorm = Math.sqrt(dotLanes(vector, 0, vector, 0, vector.length));
-  // Every slot's product in one bulk pass (SIMD on large scopes); most slots are current.
+  // Every slot's product in one bulk pass (SIMD on large scopes). Slots that are not current get
+  // values too; no ranking reads them.
   const dots = index.vectors === null || queryNorm === 0 ? null : index.vectors.dots(vector, index.size);
-  for (let slot = 0; slot < index.size; slot++) {
-    const code = index.embeddingModel[slot];
-    if (code === -1 || !index.isCurrent(slot, now)) continue;
-    if (code !== modelCode) {
-      throw new Error(
-        `query embedded with "${model}" but memory ${index.ids[slot]} was embedded with ` +
-          `"${index.models[code]}"; embed queries and memories with one model`,
-      );
+  if (dots !== null) {
+    const norms = index.embeddingNorm;
+    for (let slot = 0; slot < index.size; slot++) {
+      const norm = norms[slot];
+      if (norm !== 0) values[slot] = dots[slot] / (queryNorm * norm);
     }
-    const norm = index.embeddingNorm[slot];
-    if (dots === null || norm === 0) continue;
-    values[slot] = dots[slot] / (queryNorm * norm);
   }
   return { values, matched: null, scaleToCandidates: false };
+}
+
+function requireQueryModel(index: ScopeIndex, modelCode: number, model: string, now: number): void {
+  for (let slot = 0; slot < index.size; slot++) {
+    const code = index.embeddingModel[slot];
+    if (code === -1 || code === modelCode || !index.isCurrent(slot, now)) continue;
+    throw new Error(
+      `query embedded with "${model}" but memory ${index.ids[slot]} was embedded with ` +
+        `"${index.models[code]}"; embed queries and memories with one model`,
+    );
+  }
 }

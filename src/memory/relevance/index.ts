@@ -17,7 +17,10 @@ export interface RelevanceInput {
 }
 
 export interface RelevanceScores {
-  /** Raw relevance per slot (length index.size); 0 where nothing matched. */
+  /**
+   * Raw relevance per slot (at least index.size long, from the index's scoresBuffer); 0 where
+   * nothing matched. Embeddings give slots that are not current a value too.
+   */
   values: Float64Array;
   /** The only slots that can be above 0 (from postings), or null when any slot can be. */
   matched: Int32Array | null;

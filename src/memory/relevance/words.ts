@@ -6,7 +6,7 @@ import { wordSet } from "../words.js";
 import type { RelevanceInput, RelevanceScores } from "./index.js";
 
 export function wordsRelevance({ index, query, stopwords }: RelevanceInput): RelevanceScores {
-  const values = new Float64Array(index.size);
+  const values = index.scoresBuffer();
   const matched: number[] = [];
   const queryWords = wordSet(query.text, { stopwords });
   for (const word of queryWords) {

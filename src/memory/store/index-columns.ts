@@ -4,9 +4,11 @@
  * embeddings share one contiguous Float32Array (slot × dim).
  */
 import { renderLine } from "../escape.js";
+import { importanceScore } from "../scoring.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
-import { STOPWORDS, tokenizeWords } from "../words.js";
+import { tokenizeWords } from "../words.js";
 import { VectorColumn } from "../vector/vector-column.js";
+import { AccessOrder } from "./access-order.js";
 import { Postings } from "./postings.js";
 
 export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
@@ -14,6 +16,8 @@ export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
 ) as Record<Kind, number>;
 
 const NO_MODEL = -1;
+/** One spare relevance array per backend a retrieval can use at once. */
+const MAX_SPARE_SCORES = 3;
 
 export class ScopeIndex {
   size = 0;
@@ -49,6 +53,18 @@ export class ScopeIndex {
   readonly kindSlots: KindSlots[] = KINDS.map(() => new KindSlots());
 
   readonly postings = new Postings();
+  /** Current memories by kind and importance level, ordered by last access within each. */
+  readonly accessOrder = new AccessOrder();
+
+  /**
+   * Per kind, the smallest line cost of any memory added: a lower bound on every candidate's
+   * cost, which tells a section when no later memory can fit its quota.
+   */
+  private readonly leastTokens = KINDS.map(() => Number.POSITIVE_INFINITY);
+  /** Relevance arrays handed back after a retrieval, zeroed, for the next one (see scoresBuffer). */
+  private readonly spareScores: Float64Array[] = [];
+  /** id → slot, built on the first lookup (retrieval that locates ids needs it; ingest does not). */
+  private slotById: Map<string, number> | null = null;
 
   /** Running totals over non-superseded slots; expired ones are subtracted per query. */
   private liveCount = 0;
@@ -70,20 +86,23 @@ export class ScopeIndex {
     this.lastAccessedAt[slot] = memory.lastAccessedAt;
     this.importance[slot] = memory.importance;
     this.expiresAt[slot] = memory.expiresAt ?? Number.POSITIVE_INFINITY;
-    this.kind[slot] = KIND_CODE[memory.kind];
-    this.kindSlots[KIND_CODE[memory.kind]].push(slot);
+    const kind = KIND_CODE[memory.kind];
+    this.kind[slot] = kind;
+    this.kindSlots[kind].push(slot);
     this.current[slot] = current ? 1 : 0;
     this.tokens[slot] = memory.tokens;
+    if (memory.tokens < this.leastTokens[kind]) this.leastTokens[kind] = memory.tokens;
+    this.slotById?.set(memory.id, slot);
 
     const words = tokenizeWords(memory.text);
-    let contentWords = 0;
-    for (const w of words) if (!STOPWORDS.has(w)) contentWords++;
     this.wordCount[slot] = words.length;
-    this.contentWordCount[slot] = contentWords;
-    this.postings.add(slot, words);
+    this.contentWordCount[slot] = this.postings.add(slot, words);
 
     if (memory.expiresAt !== null) this.expiring.push(slot);
-    if (current) this.countLive(slot, 1);
+    if (current) {
+      this.countLive(slot, 1);
+      this.accessOrder.add(slot, kind, importanceScore(memory.importance), memory.lastAccessedAt);
+    }
     if (memory.embedding !== null) this.setEmbedding(slot, memory);
     return slot;
   }
@@ -92,6 +111,44 @@ export class ScopeIndex {
     if (this.current[slot] === 0) return;
     this.current[slot] = 0;
     this.countLive(slot, -1);
+    this.accessOrder.remove(slot, this.kind[slot], importanceScore(this.importance[slot]));
+  }
+
+  /** Sets the last access of `slot` to `now`, keeping the access order in step. */
+  touch(slot: number, now: number): void {
+    if (this.lastAccessedAt[slot] === now) return;
+    this.lastAccessedAt[slot] = now;
+    if (this.current[slot] === 1) {
+      this.accessOrder.move(slot, this.kind[slot], importanceScore(this.importance[slot]), now);
+    }
+  }
+
+  /** The slot of memory `id`, or undefined when this scope has no such memory. */
+  slotOf(id: string): number | undefined {
+    if (this.slotById === null) this.slotById = new Map(this.ids.map((memoryId, slot) => [memoryId, slot]));
+    return this.slotById.get(id);
+  }
+
+  /**
+   * A zeroed array of at least `size` relevance values for one query. Allocating and zeroing a
+   * fresh one per query costs page faults that grow with the scope; hand it back with
+   * releaseScores once ranked.
+   */
+  scoresBuffer(): Float64Array {
+    const spare = this.spareScores.pop();
+    return spare !== undefined && spare.length >= this.size ? spare : new Float64Array(this.capacity);
+  }
+
+  /** Takes back a scoresBuffer array, zeroing the slots written (every slot when `written` is null). */
+  releaseScores(values: Float64Array, written: Int32Array | null): void {
+    if (written === null) values.fill(0);
+    else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
+    if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
+  }
+
+  /** A lower bound on the line cost of any memory of `kind` (any kind when null). */
+  minTokens(kind: number | null): number {
+    return kind === null ? Math.min(...this.leastTokens) : this.leastTokens[kind];
   }
 
   isCurrent(slot: number, now: number): boolean {

@@ -42,9 +42,6 @@ CREATE TABLE memories (
 );
 `;
 
-/** DDL of every version, for building a file of that version from scratch. */
-export const SCHEMAS: Readonly<Record<number, string>> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V3 };
-
 type Migration = (db: Database.Database, counter: TokenCounter) => void;
 
 /** MIGRATIONS[v] takes a file from version v to v + 1. */
@@ -126,10 +123,9 @@ export function migrate(db: Database.Database, file: string, counter: TokenCount
   } catch (error) {
     if (error instanceof UserError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UserError(
-      `${file}: migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} ` +
-        `failed (${reason}); the file was left unchanged`,
+    throw fileError(
       file,
+      `migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} failed (${reason}); the file was left unchanged`,
     );
   }
 }

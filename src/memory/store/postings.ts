@@ -3,8 +3,14 @@
  * `words` and `bm25` backends read them, so a query visits only memories sharing a word with it.
  * Postings are append-only; superseded or expired slots are filtered when read.
  */
+import { STOPWORDS } from "../words.js";
 
 export class Posting {
+  constructor(
+    /** Whether the word is a stopword (counted apart in document lengths). */
+    readonly stop: boolean,
+  ) {}
+
   slots = new Int32Array(4);
   tfs = new Int32Array(4);
   length = 0;
@@ -23,18 +29,25 @@ export class Posting {
 export class Postings {
   private readonly terms = new Map<string, Posting>();
 
-  /** Adds a document's words (with repeats) under `slot`. */
-  add(slot: number, words: readonly string[]): void {
-    const tf = new Map<string, number>();
-    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    for (const [word, count] of tf) {
+  /**
+   * Adds a document's words (with repeats) under `slot` and returns how many of them are not
+   * stopwords. Slots arrive in increasing order, so a repeated word finds its own slot at the end
+   * of its posting and only counts up there.
+   */
+  add(slot: number, words: readonly string[]): number {
+    let contentWords = 0;
+    for (const word of words) {
       let posting = this.terms.get(word);
       if (posting === undefined) {
-        posting = new Posting();
+        posting = new Posting(STOPWORDS.has(word));
         this.terms.set(word, posting);
       }
-      posting.push(slot, count);
+      if (!posting.stop) contentWords++;
+      const last = posting.length - 1;
+      if (last >= 0 && posting.slots[last] === slot) posting.tfs[last]++;
+      else posting.push(slot, 1);
     }
+    return contentWords;
   }
 
   get(word: string): Posting | undefined {

@@ -3,14 +3,16 @@
  * in-memory index mirrors it so retrieval never re-reads rows. Every write goes to SQLite first
  * and reaches the index only after it committed.
  */
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { fileError } from "../../shared/errors.js";
+import { fileError, UserError, userError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { ScopeIndex } from "./index-columns.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, vectorToBlob } from "./schema.js";
+import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -44,7 +46,15 @@ interface Location {
   slot: number;
 }
 
+/**
+ * Opens (or creates) a store. A path that exists must be an SQLite memory store this version can
+ * write: a directory, a device such as /dev/null, an empty file, a text file, a newer store or a
+ * read-only one is refused with one message naming the file. An empty file is refused rather than
+ * made into a store, because it is more likely a mistake (a wrong path, a truncated copy) than a
+ * wish; a store is created at a path that does not exist yet.
+ */
 export function openStore(file: string, options: OpenStoreOptions): MemoryStore {
+  refuseNonStore(file);
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -55,11 +65,55 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
     migrate(db, file, options.tokenizer);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    // A store the process may read but not write fails here, not at the first memory written:
+    // rewriting the version, rolled back, is a write that changes nothing.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    } finally {
+      db.exec("ROLLBACK");
+    }
   } catch (error) {
     db.close();
-    throw error;
+    throw openError(file, error);
   }
   return new SqliteMemoryStore(db, file, options.tokenizer);
+}
+
+function refuseNonStore(file: string): void {
+  if (file === ":memory:" || file === "") return;
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return; // Absent: SQLite creates it (or says why it cannot).
+  }
+  if (stats.isDirectory()) throw fileError(file, "is a directory, not a memory store");
+  if (!stats.isFile()) throw fileError(file, "is not a regular file, so it cannot be a memory store");
+  if (stats.size === 0) {
+    throw fileError(file, "is an empty file, not a memory store; remove it, or name a path that does not exist yet to create a store there");
+  }
+  // Checked before SQLite opens it, which would leave its -wal and -shm files behind.
+  for (const [path, mode, what] of [
+    [file, constants.R_OK, "cannot be read (permission denied)"],
+    [file, constants.W_OK, "is read-only: the memory store must be writable"],
+    [dirname(file), constants.W_OK, "is in a read-only folder: SQLite writes its journal beside the store"],
+  ] as const) {
+    try {
+      accessSync(path, mode);
+    } catch {
+      throw fileError(file, what);
+    }
+  }
+}
+
+/** SQLite's own words for a file it cannot use, made into one message naming the file. */
+function openError(file: string, error: unknown): unknown {
+  if (error instanceof UserError || !(error instanceof Database.SqliteError)) return error;
+  if (error.code.startsWith("SQLITE_READONLY") || (error.code.startsWith("SQLITE_CANTOPEN") && error.message.includes("readonly"))) {
+    return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)");
+  }
+  return fileError(file, `cannot be used as a memory store (${error.message})`);
 }
 
 class SqliteMemoryStore implements MemoryStore {
@@ -70,7 +124,9 @@ class SqliteMemoryStore implements MemoryStore {
   /** scope of every id that claims to correct another, to keep corrections inside a scope. */
   private readonly correctorScope = new Map<string, string>();
 
-  private readonly insert: Database.Statement;
+  /** Inserts one row, and ROWS_PER_INSERT rows in one statement (fewer statements per batch). */
+  private readonly insertOne: Database.Statement;
+  private readonly insertMany: Database.Statement;
   private readonly selectById: Database.Statement;
   private readonly selectCurrent: Database.Statement;
   private readonly updateAccess: Database.Statement;
@@ -82,11 +138,11 @@ class SqliteMemoryStore implements MemoryStore {
     readonly file: string,
     private readonly tokenizer: TokenCounter,
   ) {
-    this.insert = db.prepare(
-      `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
-         importance, tokens, supersedes, expires_at, source, embedding, embedding_model)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const columns = `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
+         importance, tokens, supersedes, expires_at, source, embedding, embedding_model) VALUES `;
+    const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
+    this.insertOne = db.prepare(columns + row);
+    this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
     this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ?`);
     this.selectCurrent = db.prepare(
       `SELECT ${MEMORY_COLUMNS} FROM memories m
@@ -96,7 +152,14 @@ class SqliteMemoryStore implements MemoryStore {
     );
     this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE id = ?");
     this.insertAll = db.transaction((rows: readonly Memory[]) => {
-      for (const m of rows) this.insertRow(m);
+      const params: unknown[] = [];
+      let at = 0;
+      for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
+        params.length = 0;
+        for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, rows[i]);
+        this.insertMany.run(params);
+      }
+      for (; at < rows.length; at++) this.insertRow(rows[at]);
     });
     this.touchAll = db.transaction((ids: readonly string[], now: number) => {
       for (const id of ids) this.updateAccess.run(now, id);
@@ -109,7 +172,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   rememberMany(memories: readonly NewMemory[]): Memory[] {
-    const batch = new Batch();
+    const batch = new Batch(memories);
     const prepared = memories.map((m) => this.prepareMemory(m, batch));
     if (prepared.length === 1) this.insertRow(prepared[0]);
     else this.insertAll(prepared);
@@ -118,7 +181,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   correct(oldId: string, memory: NewMemory): Memory {
-    if (!this.locations.has(oldId)) throw new Error(`cannot correct ${oldId}: no such memory`);
+    if (!this.locations.has(oldId)) throw userError(`cannot correct ${oldId}: no such memory`);
     return this.remember({ ...memory, supersedes: oldId });
   }
 
@@ -134,12 +197,12 @@ class SqliteMemoryStore implements MemoryStore {
   touch(ids: readonly string[], now: number): void {
     const found = ids.map((id) => {
       const location = this.locations.get(id);
-      if (location === undefined) throw new Error(`cannot touch ${id}: no such memory`);
+      if (location === undefined) throw userError(`cannot touch ${id}: no such memory`);
       return location;
     });
     if (found.length === 0) return;
     this.touchAll(ids, now);
-    for (const { index, slot } of found) index.lastAccessedAt[slot] = now;
+    for (const { index, slot } of found) index.touch(slot, now);
   }
 
   size(scope?: string): number {
@@ -175,27 +238,29 @@ class SqliteMemoryStore implements MemoryStore {
 
   /** Validates a new memory against the store and the batch so far; fills in defaults. */
   private prepareMemory(m: NewMemory, batch: Batch): Memory {
-    if (!KINDS.includes(m.kind)) throw new Error(`unknown memory kind "${m.kind}"`);
-    if (typeof m.text !== "string") throw new Error("memory text must be a string");
-    if (typeof m.scope !== "string" || m.scope === "") throw new Error("memory scope is empty");
+    if (!KINDS.includes(m.kind)) throw userError(`unknown memory kind "${m.kind}"`);
+    if (typeof m.text !== "string") throw userError("memory text must be a string");
+    if (typeof m.scope !== "string" || m.scope === "") throw userError("memory scope is empty");
     requireFinite("createdAt", m.createdAt);
     const id = m.id ?? this.defaultId(m.scope, batch);
     if (this.locations.has(id) || batch.scopeOf.has(id)) {
-      throw new Error(`memory ${id} already exists`);
+      throw userError(`memory ${id} already exists`);
     }
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
     requireFinite("importance", importance);
+    const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
+    requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
     if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
     const corrector = this.correctedBy.get(id) ?? batch.correctedBy.get(id);
     if (corrector !== undefined) {
       const correctorScope = this.correctorScope.get(corrector) ?? batch.scopeOf.get(corrector);
       if (correctorScope !== m.scope) {
-        throw new Error(`memory ${id} is corrected by ${corrector} from another scope`);
+        throw userError(`memory ${id} is corrected by ${corrector} from another scope`);
       }
     }
     const embedding = m.embedding ?? null;
-    if (embedding !== null) this.checkEmbedding(id, m.scope, embedding.vector, batch);
+    const vector = embedding === null ? null : this.checkedVector(id, m.scope, embedding.vector, batch);
     batch.scopeOf.set(id, m.scope);
     if (supersedes !== null) batch.correctedBy.set(supersedes, id);
     return {
@@ -205,38 +270,44 @@ class SqliteMemoryStore implements MemoryStore {
       text: m.text,
       createdAt: m.createdAt,
       occurredAt: m.occurredAt ?? null,
-      lastAccessedAt: m.lastAccessedAt ?? m.createdAt,
+      lastAccessedAt,
       importance,
       tokens: this.tokenizer.count(renderLine(m.text)),
       supersedes,
       expiresAt: m.expiresAt ?? null,
       source: m.source ?? null,
-      embedding: embedding === null ? null : Float32Array.from(embedding.vector),
+      embedding: vector,
       embeddingModel: embedding === null ? null : embedding.model,
     };
   }
 
   private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
-    if (target === id) throw new Error(`memory ${id} cannot correct itself`);
+    if (target === id) throw userError(`memory ${id} cannot correct itself`);
     const earlier = this.correctedBy.get(target) ?? batch.correctedBy.get(target);
     if (earlier !== undefined) {
-      throw new Error(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
+      throw userError(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
     }
     const targetScope = this.locations.get(target)?.index.scope ?? batch.scopeOf.get(target);
     if (targetScope !== undefined && targetScope !== scope) {
-      throw new Error(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
+      throw userError(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
     }
   }
 
-  private checkEmbedding(id: string, scope: string, vector: ArrayLike<number>, batch: Batch): void {
-    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || vector.length;
-    if (vector.length === 0 || vector.length !== dim) {
-      throw new Error(
-        `memory ${id}: embedding has ${vector.length} dimensions; scope "${scope}" uses ${dim}`,
-      );
+  /** The batch's float32 copy of a new memory's embedding, checked against the scope's dimension. */
+  private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
+    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || given.length;
+    if (given.length === 0 || given.length !== dim) {
+      throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
-    for (let i = 0; i < vector.length; i++) requireFinite("embedding", vector[i]);
+    // Checked as stored: a value too large for float32 would be stored as Infinity.
+    const vector = batch.copyVector(given);
+    for (let i = 0; i < vector.length; i++) {
+      if (!Number.isFinite(vector[i])) {
+        throw userError(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
+      }
+    }
     batch.dims.set(scope, dim);
+    return vector;
   }
 
   private defaultId(scope: string, batch: Batch): string {
@@ -246,22 +317,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   private insertRow(m: Memory): void {
-    this.insert.run(
-      m.id,
-      m.scope,
-      m.kind,
-      m.text,
-      m.createdAt,
-      m.occurredAt,
-      m.lastAccessedAt,
-      m.importance,
-      m.tokens,
-      m.supersedes,
-      m.expiresAt,
-      m.source,
-      m.embedding === null ? null : vectorToBlob(m.embedding),
-      m.embeddingModel,
-    );
+    this.insertOne.run(pushRow([], m));
   }
 
   private addToIndex(m: Memory): void {
@@ -281,15 +337,61 @@ class SqliteMemoryStore implements MemoryStore {
   }
 }
 
+const COLUMNS_PER_ROW = 14;
+const ROWS_PER_INSERT = 32;
+
+/** Appends the insert parameters of `m` to `params`, in the insert statement's column order. */
+function pushRow(params: unknown[], m: Memory): unknown[] {
+  const { embedding } = m;
+  params.push(
+    m.id,
+    m.scope,
+    m.kind,
+    m.text,
+    m.createdAt,
+    m.occurredAt,
+    m.lastAccessedAt,
+    m.importance,
+    m.tokens,
+    m.supersedes,
+    m.expiresAt,
+    m.source,
+    // A view of the vector's own bytes: it is stored as written, with no copy.
+    embedding === null ? null : Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength),
+    m.embeddingModel,
+  );
+  return params;
+}
+
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
   readonly scopeOf = new Map<string, string>();
   readonly correctedBy = new Map<string, string>();
   readonly dims = new Map<string, number>();
+  /**
+   * One block for every embedding of the batch; each memory gets its own range of it. Copying a
+   * large batch's vectors into small arrays of their own costs more in garbage collection than
+   * the copies themselves.
+   */
+  private readonly vectors: Float32Array;
+  private used = 0;
+
+  constructor(memories: readonly NewMemory[]) {
+    let floats = 0;
+    for (const m of memories) floats += m.embedding?.vector.length ?? 0;
+    this.vectors = new Float32Array(floats);
+  }
+
+  copyVector(vector: ArrayLike<number>): Float32Array {
+    const out = this.vectors.subarray(this.used, this.used + vector.length);
+    out.set(vector);
+    this.used += vector.length;
+    return out;
+  }
 }
 
 function requireFinite(field: string, value: number): void {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new Error(`memory ${field} must be a finite number, got ${String(value)}`);
+    throw userError(`memory ${field} must be a finite number, got ${String(value)}`);
   }
 }

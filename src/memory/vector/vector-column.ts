@@ -69,9 +69,15 @@ export class VectorColumn {
     this.capacity = capacity;
   }
 
-  /** Sum of squares of one slot's vector, in the same lanes as the products. */
+  /** Sum of squares of one slot's vector, in the same lanes as the products (the kernel's, once there). */
   squaredNorm(slot: number): number {
-    return dotLanes(this.data, slot * this.dim, this.data, slot * this.dim, this.dim);
+    const dim = this.dim;
+    if (this.wasm === null) return dotLanes(this.data, slot * dim, this.data, slot * dim, dim);
+    const { memory, dots, vectorsAt } = this.wasm;
+    const at = vectorsAt + slot * dim * 4;
+    const outAt = resultsAt(vectorsAt, this.capacity, dim);
+    dots(at, dim, 1, at, outAt);
+    return new Float64Array(memory.buffer, outAt, 1)[0];
   }
 
   /**

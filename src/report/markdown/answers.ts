@@ -10,7 +10,8 @@ import { isRealDigest, summariseRecordings, type RecordingSummary } from "../../
 import { ANSWER_RUN, type AnswerRunSpec } from "../../harness/answers/spec.js";
 import type { AnswerResults } from "../../harness/answers/schema.js";
 import type { ReportContext } from "../reporter.js";
-import { code, formatInterval } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatInterval } from "./format.js";
 import { markdownTable } from "./table.js";
 
 const TITLE = "## Answer-level evaluation";
@@ -36,7 +37,7 @@ function renderAnswers(context: Pick<ReportContext, "readExisting">, spec: Answe
   }
   const summary = summariseRecordings(spec.recordings, recordingText);
   if ("invalid" in summary) {
-    out.push(`${code(spec.recordings)} exists but cannot be read: ${summary.invalid}. ${noAccuracy}`);
+    out.push(`${code(spec.recordings)} exists but cannot be read: ${escapeMarkdown(summary.invalid)}. ${noAccuracy}`);
     return out.join("\n");
   }
   out.push("Recordings:", "", recordingsTable(summary), "");
@@ -68,7 +69,7 @@ function renderAnswers(context: Pick<ReportContext, "readExisting">, spec: Answe
 function intro(spec: AnswerRunSpec): string {
   return (
     `Each ask with answer keys in the scenarios of ${code(spec.experiment)} is answered by a language model from the ` +
-    `block each condition retrieves (${spec.conditions.map((c) => `${code(c.name)}: ${c.description}`).join("; ")}), ` +
+    `block each condition retrieves (${spec.conditions.map((c) => `${code(c.name)}: ${escapeMarkdown(c.description)}`).join("; ")}), ` +
     `over the experiment's first seeds (${spec.seeds} by default). The seed sets the timeline and is also the model's sampling seed. ` +
     "Every memory's importance is rated by the model at write time (the Generative Agents poignancy prompt); a reply " +
     "without a number falls back to a stated default, and the fallbacks are counted. Answers are graded against the keys " +
@@ -78,12 +79,17 @@ function intro(spec: AnswerRunSpec): string {
 }
 
 function recordingsTable(summary: RecordingSummary): string {
-  const range = summary.firstAt === null ? "—" : summary.firstAt === summary.lastAt ? summary.firstAt : `${summary.firstAt} – ${summary.lastAt}`;
+  const range =
+    summary.firstAt === null
+      ? "—"
+      : summary.firstAt === summary.lastAt
+        ? escapeMarkdown(summary.firstAt)
+        : `${escapeMarkdown(summary.firstAt)} – ${escapeMarkdown(summary.lastAt!)}`;
   return markdownTable(
     ["File", "Model", "Digest", { header: "Calls", align: "right" }, "Recorded"],
     (summary.models.length > 0 ? summary.models : [{ name: "—", digest: null }]).map((model, i) => [
       i === 0 ? code(summary.file) : "",
-      model.name,
+      escapeMarkdown(model.name),
       model.digest === null ? "none" : code(model.digest),
       i === 0 ? String(summary.calls) : "",
       i === 0 ? range : "",

@@ -5,7 +5,8 @@
  */
 import { ALL_GROUP } from "../../harness/summary.js";
 import { EVALUATION_PATH } from "../paths.js";
-import { code, formatUnits } from "./format.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
+import { formatUnits } from "./format.js";
 import { renderManifest } from "./manifest.js";
 import { renderRankChanges } from "./rank-changes.js";
 import type { ExperimentView } from "./section-providers.js";
@@ -19,7 +20,7 @@ export function renderAppendix(view: ExperimentView): string {
   const groups = summary.groups;
   const parts = [
     GENERATED_NOTICE,
-    `# ${experiment.name}: every metric and comparison`,
+    `# ${escapeMarkdown(experiment.name)}: every metric and comparison`,
     `The appendix of ${code(experiment.name)} in [${EVALUATION_PATH}](../${EVALUATION_PATH}), which gives its findings and headline metrics. ` +
       `Statistics are over ${summary.unit.label}. Letters compare the ablations other than the baseline with each other ` +
       "(pairwise sign-flip tests, Holm-corrected per column): a superscript lists the letters of the ablations this one beats. " +
@@ -27,7 +28,7 @@ export function renderAppendix(view: ExperimentView): string {
     "## Scenarios",
     markdownTable(
       ["Scenario", { header: "Asks", align: "right" }, "Description"],
-      experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), s.description]),
+      experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), escapeProse(s.description)]),
     ),
     renderManifest(results),
   ];

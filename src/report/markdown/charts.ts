@@ -2,6 +2,7 @@ import type { ExperimentResults } from "../../harness/results/types.js";
 import type { ExperimentSummary } from "../../harness/summary-types.js";
 import { experimentCharts } from "../charts/experiment-charts.js";
 import { chartPath, type ChartName } from "../paths.js";
+import { linkDestination } from "./escape.js";
 
 const CAPTIONS: Record<ChartName, string> = {
   metrics: "Metric means with 95% intervals per ablation",
@@ -14,5 +15,5 @@ const CAPTIONS: Record<ChartName, string> = {
 export function renderCharts(results: ExperimentResults, summary: ExperimentSummary): string {
   const charts = experimentCharts(results, summary).map((chart) => chart.name);
   if (charts.length === 0) return "";
-  return ["### Charts", ...charts.map((chart) => `![${CAPTIONS[chart]}](${chartPath(results.experiment.name, chart)})`)].join("\n\n");
+  return ["### Charts", ...charts.map((chart) => `![${CAPTIONS[chart]}](${linkDestination(chartPath(results.experiment.name, chart))})`)].join("\n\n");
 }

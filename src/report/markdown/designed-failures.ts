@@ -1,6 +1,7 @@
 import type { DesignedFailure } from "../../harness/summary-types.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code, formatP, formatSignedInterval, formatWtl, metricDecimals } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatP, formatSignedInterval, formatWtl, metricDecimals } from "./format.js";
 import { formatNumber, markdownTable } from "./table.js";
 
 /** One claim's figures: baseline and ablation means, Δ, p, p (Holm), W/T/L over seeds, and whether it loses. */
@@ -32,7 +33,7 @@ export function designedFailuresSection(_context: unknown, { results, summary }:
       "Scenario",
       "Built to fail",
       "Metric",
-      { header: baseline, align: "right" },
+      { header: escapeMarkdown(baseline), align: "right" },
       { header: "ablation", align: "right" },
       `Δ [95% CI] over ${seeds} seeds`,
       { header: "p", align: "right" },
@@ -40,13 +41,13 @@ export function designedFailuresSection(_context: unknown, { results, summary }:
       { header: "W/T/L seeds", align: "right" },
       { header: "Loses?", align: "center" },
     ],
-    rows.map((r) => [code(r.scenario), code(r.ablation), r.metric, ...claimCells(r)]),
+    rows.map((r) => [code(r.scenario), code(r.ablation), escapeMarkdown(r.metric), ...claimCells(r)]),
   );
   return [
     "### Designed failures (unit: seed)",
     `Each scenario names the ablations it is built to make fail and the metric on which they should (its \`targets\`). ` +
       `Such a claim is about robustness: does the failure hold whatever a seed varies? So here the seed is the unit: ` +
-      `each seed's asks of the scenario are averaged, and the ablation is compared with \`${baseline}\` across the ${seeds} seeds ` +
+      `each seed's asks of the scenario are averaged, and the ablation is compared with ${code(baseline)} across the ${seeds} seeds ` +
       `(the cluster-robust t test with seeds as the units; an exact sign-flip test when every seed agrees), with Holm's correction across the ${rows.length} claims (family "designed failures"). ` +
       `This speaks about the scenario, not about asks in general. ${lost} of ${rows.length} designed failures hold.`,
     table,

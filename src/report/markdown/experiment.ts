@@ -2,7 +2,8 @@ import type { ReportContext } from "../reporter.js";
 import { appendixPath, resultsPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary.js";
 import { renderCharts } from "./charts.js";
-import { code, formatCount } from "./format.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
+import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
 import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
@@ -31,8 +32,8 @@ export function renderExperimentIntro(views: readonly ExperimentView[]): string 
           .join(", ") +
         ".";
   return [
-    `## ${experiment.family}`,
-    experiment.description.trim(),
+    `## ${escapeMarkdown(experiment.family)}`,
+    escapeProse(experiment.description.trim()),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
       `${formatCount(experiment.scenarios.length)} scenario(s), ${formatCount(asks)} ask(s), seeds ${experiment.seeds.join(", ")}, k ${experiment.k.join(", ")}. ` +
       `${importanceSentence(experiment.importance)} ${runs}`,

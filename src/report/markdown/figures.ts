@@ -4,8 +4,8 @@ import type { DesignedFailure, ExperimentSummary, MetricSummary } from "../../ha
 import { resultsPath } from "../paths.js";
 import { claimCells } from "./designed-failures.js";
 import { verdict } from "./summary-tables.js";
+import { code, escapeMarkdown } from "./escape.js";
 import {
-  code,
   formatP,
   formatRank,
   formatSignedInterval,
@@ -45,8 +45,8 @@ export function renderFigures(input: FiguresInput): string {
       markdownTable(
         [
           { header: "Seeds", align: "right" },
-          { header: `${baseline} (baseline)`, align: "right" },
-          { header: ablation, align: "right" },
+          { header: `${escapeMarkdown(baseline)} (baseline)`, align: "right" },
+          { header: escapeMarkdown(ablation), align: "right" },
           "\u0394 [95% CI]",
           { header: "p", align: "right" },
           { header: "p (Holm)", align: "right" },
@@ -62,11 +62,11 @@ export function renderFigures(input: FiguresInput): string {
   const c = row.vsBaseline!;
   parts.push(
     `Over all asks of ${code(resultsPath(summary.experiment))} (unit: ${summary.unit.label}; ${formatUnits(summary.unit, c.diff)}` +
-      `${c.comparable ? `; Holm family "${c.family}"` : ""}):`,
+      `${c.comparable ? `; Holm family "${escapeMarkdown(c.family)}"` : ""}):`,
     markdownTable(
       [
-        ablation,
-        `${baseline} (baseline)`,
+        escapeMarkdown(ablation),
+        `${escapeMarkdown(baseline)} (baseline)`,
         "\u0394 [95% CI]",
         { header: "p", align: "right" },
         { header: "p (Holm)", align: "right" },
@@ -110,8 +110,8 @@ export function renderFigures(input: FiguresInput): string {
           ...(scenario === undefined ? ["Scenario"] : []),
           "Ask",
           "Gold",
-          { header: baseline, align: "right" },
-          { header: ablation, align: "right" },
+          { header: escapeMarkdown(baseline), align: "right" },
+          { header: escapeMarkdown(ablation), align: "right" },
           "Moved by",
           "Total",
         ],
@@ -121,7 +121,7 @@ export function renderFigures(input: FiguresInput): string {
           code(change.gold),
           formatRank(change.baselineRank),
           formatRank(change.ablationRank),
-          change.movedBy,
+          escapeMarkdown(change.movedBy),
           `${change.baseline === null ? EMPTY_CELL : formatNumber(change.baseline.total)} \u2192 ${change.variant === null ? EMPTY_CELL : formatNumber(change.variant.total)}`,
         ]),
       ),

@@ -8,7 +8,8 @@ import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentInfo } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary-types.js";
-import { code, formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
 import { PROTOCOL_WORDS } from "./experiment.js";
 import { identical } from "./summary-tables.js";
 import { formatNumber } from "./table.js";
@@ -88,7 +89,7 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
       `${held.length} of ${claims.length} designed failures hold across seeds (the seed as the unit, p (Holm) < 0.05)` +
         (failed.length === 0
           ? "."
-          : `; not shown to fail: ${failed.map((c) => `${code(c.ablation)} on ${code(c.scenario)} (${c.metric})`).join(", ")}.`),
+          : `; not shown to fail: ${failed.map((c) => `${code(c.ablation)} on ${code(c.scenario)} (${escapeMarkdown(c.metric)})`).join(", ")}.`),
     );
   }
   return { experiment: summary.experiment, sentences };

@@ -56,9 +56,3 @@ export function formatUnits(unit: Unit, interval: Pick<Interval, "n" | "nItems" 
   if (interval.nClusters === interval.nItems) return `${asks}, each its own unit`;
   return `${asks} in ${formatCount(interval.nClusters)} scenario clusters`;
 }
-
-/** Inline code that survives backticks in the text. */
-export function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  return `${fence}${text}${fence}`;
-}

@@ -1,10 +1,10 @@
 import { importStatsSchema, REPAIRS } from "../../datasets/conversations/index.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
 import { markdownTable } from "./table.js";
+import { plural } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * The import table of an experiment whose scenarios came from conversation data: what was read,
@@ -15,7 +15,7 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
   const parsed = importStatsSchema.safeParse(results.experiment.importStats);
   if (!parsed.success) return "";
   const stats = parsed.data;
-  const files = results.manifest.datasets.map((d) => (d.path === undefined ? d.name : code(d.path))).join(", ");
+  const files = results.manifest.datasets.map((d) => (d.path === undefined ? escapeMarkdown(d.name) : code(d.path))).join(", ");
   const out = [
     "### Import",
     "",
@@ -39,7 +39,7 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
     out.push(
       markdownTable(
         ["Category", { header: "Questions", align: "right" }, { header: "Asked", align: "right" }],
-        categories.map(([category, c]) => [category, String(c.questions), String(c.asked)]),
+        categories.map(([category, c]) => [escapeMarkdown(category), String(c.questions), String(c.asked)]),
       ),
       "",
     );

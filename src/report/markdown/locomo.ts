@@ -3,7 +3,8 @@ import { importStatsSchema } from "../../datasets/conversations/index.js";
 import { locomoConversionStatsSchema } from "../../datasets/locomo/index.js";
 import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { ExperimentView } from "./section-providers.js";
-import { code, formatInterval, formatSigned, formatUnits } from "./format.js";
+import { code } from "./escape.js";
+import { formatInterval, formatSigned, formatUnits } from "./format.js";
 import { markdownTable } from "./table.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import { code } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
 import { markdownTable } from "./table.js";
 
 export function renderManifest(results: ExperimentResults): string {
@@ -12,7 +12,7 @@ export function renderManifest(results: ExperimentResults): string {
     manifest.datasets.length === 0
       ? "none"
       : manifest.datasets
-          .map((d) => `${d.name}: ${code(d.sha256)}${d.note === undefined ? "" : ` (${d.note})`}`)
+          .map((d) => `${escapeMarkdown(d.name)}: ${code(d.sha256)}${d.note === undefined ? "" : ` (${escapeMarkdown(d.note)})`}`)
           .join("; ");
   return [
     "## Manifest",

@@ -1,6 +1,7 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
-import { code, formatRank } from "./format.js";
+import { code, escapeMarkdown } from "./escape.js";
+import { formatRank } from "./format.js";
 import { ablationLabel } from "./summary-tables.js";
 import { EMPTY_CELL, formatNumber, markdownTable } from "./table.js";
 
@@ -25,7 +26,7 @@ export function renderRankTable(summary: ExperimentSummary, changes: readonly Ra
   const others = (ablations ?? summary.ablations).filter((a) => a !== summary.baseline);
   const golds = [...new Set(changes.map((c) => c.gold))];
   return markdownTable(
-    ["Gold", ablationLabel(summary, summary.baseline), ...others, "Moved by"],
+    ["Gold", ablationLabel(summary, summary.baseline), ...others.map(escapeMarkdown), "Moved by"],
     golds.map((gold) => {
       const rows = changes.filter((c) => c.gold === gold);
       const baselineRank = rows[0].baselineRank;
@@ -33,7 +34,7 @@ export function renderRankTable(summary: ExperimentSummary, changes: readonly Ra
         code(gold),
         formatRank(baselineRank),
         ...others.map((a) => formatRank(rows.find((c) => c.ablation === a)?.ablationRank ?? baselineRank)),
-        rows.filter((c) => others.includes(c.ablation)).map((c) => `${c.ablation}: ${c.movedBy}`).join("; "),
+        rows.filter((c) => others.includes(c.ablation)).map((c) => `${escapeMarkdown(c.ablation)}: ${escapeMarkdown(c.movedBy)}`).join("; "),
       ];
     }),
   );
@@ -47,7 +48,7 @@ export function renderBreakdownTable(changes: readonly RankChange[]): string {
     ["Gold", "Ablation", "rel", "rec", "imp", "total"],
     changes.map((c) => [
       code(c.gold),
-      c.ablation,
+      escapeMarkdown(c.ablation),
       cell("rel", c.baseline, c.variant),
       cell("rec", c.baseline, c.variant),
       cell("imp", c.baseline, c.variant),
@@ -80,7 +81,7 @@ export function renderRankChanges(results: ExperimentResults, summary: Experimen
     const query = results.experiment.scenarios.find((s) => s.name === scenario)?.asks.find((a) => a.id === ask)?.query;
     parts.push(
       `### ${code(scenario)} / ${code(ask)}`,
-      ...(query === undefined ? [] : [`Query: \u201c${query}\u201d`]),
+      ...(query === undefined ? [] : [`Query: \u201c${escapeMarkdown(query)}\u201d`]),
       renderRankTable(summary, changes),
       "Score breakdown (baseline \u2192 ablation):",
       renderBreakdownTable(changes),

@@ -1,9 +1,9 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { ALL_GROUP, familyName, findRow } from "../../harness/summary.js";
 import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
   SIGNIFICANT_MARK,
-  code,
   formatInterval,
   formatP,
   formatSignedInterval,
@@ -13,8 +13,9 @@ import {
 } from "./format.js";
 import { EMPTY_CELL, formatNumber as formatValue, markdownTable } from "./table.js";
 
+/** An ablation's name as a table shows it, escaped, with the baseline marked. */
 export function ablationLabel(summary: ExperimentSummary, ablation: string): string {
-  return ablation === summary.baseline ? `${ablation} (baseline)` : ablation;
+  return ablation === summary.baseline ? `${escapeMarkdown(ablation)} (baseline)` : escapeMarkdown(ablation);
 }
 
 /**
@@ -22,12 +23,12 @@ export function ablationLabel(summary: ExperimentSummary, ablation: string): str
  * table: the settings are generated from the policies, so they are long and exact.
  */
 export function renderAblations(results: ExperimentResults, summary: ExperimentSummary): string {
-  const why = (note: string | undefined) => (note === undefined ? "" : ` \u2014 ${note}`);
+  const why = (note: string | undefined) => (note === undefined ? "" : ` \u2014 ${escapeProse(note)}`);
   return results.experiment.ablations
     .map((a) =>
       a.name === summary.baseline
-        ? `- ${code(a.name)} (baseline): ${a.description}${why(a.note)}`
-        : `- ${code(a.name)}: ${a.description}${why(a.note)}`,
+        ? `- ${code(a.name)} (baseline): ${escapeMarkdown(a.description)}${why(a.note)}`
+        : `- ${code(a.name)}: ${escapeMarkdown(a.description)}${why(a.note)}`,
     )
     .join("\n");
 }
@@ -72,12 +73,12 @@ export function renderHeadlineTable(summary: ExperimentSummary, group: string = 
     const family = summary.families.find((f) => f.name === familyName(group, true));
     return [
       `**${code(metric)}** (${higherLower(metric)}; 95% CIs over ${formatUnits(summary.unit, base)}` +
-        `${family ? `; Holm family "${family.name}", ${family.size} comparisons` : ""}):`,
+        `${family ? `; Holm family "${escapeMarkdown(family.name)}", ${family.size} comparisons` : ""}):`,
       markdownTable(
         [
           "Ablation",
           "Mean [95% CI]",
-          `\u0394 vs ${summary.baseline} [95% CI]`,
+          `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
           { header: "p (Holm)", align: "right" },
           { header: "MDE", align: "right" },
           "Verdict",
@@ -116,7 +117,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
         const c = findRow(summary, ablation, metric, group).vsBaseline!;
         const d = metricDecimals(metric);
         return [
-          ablation,
+          escapeMarkdown(ablation),
           metric,
           c.comparable ? formatSignedInterval(c.diff, d) : "not comparable",
           c.comparable ? formatP(c.p) : EMPTY_CELL,
@@ -124,7 +125,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
           c.mde === undefined || !c.comparable ? EMPTY_CELL : formatValue(c.mde, d),
           verdict(c),
           formatWtl(c),
-          c.comparable ? c.family : EMPTY_CELL,
+          c.comparable ? escapeMarkdown(c.family) : EMPTY_CELL,
         ];
       }),
     );
@@ -132,7 +133,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
     [
       "Ablation",
       "Metric",
-      `\u0394 vs ${summary.baseline} [95% CI]`,
+      `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
       { header: "p", align: "right" },
       { header: "p (Holm)", align: "right" },
       { header: "MDE", align: "right" },
@@ -154,7 +155,7 @@ export function renderCategoryTable(summary: ExperimentSummary, metric: string):
       ...summary.ablations.map((a) => ablationLabel(summary, a)),
     ],
     [...categories, ALL_GROUP].map((group) => [
-      group === ALL_GROUP ? "all asks" : group,
+      group === ALL_GROUP ? "all asks" : escapeMarkdown(group),
       String(findRow(summary, summary.baseline, metric, group).value.nItems),
       ...summary.ablations.map((a) => {
         const row = findRow(summary, a, metric, group);

@@ -3,6 +3,7 @@
  * pure function of the input: no locale, no trailing spaces, numbers with a fixed number of
  * decimals.
  */
+import { LINE_BREAKS } from "../../memory/escape.js";
 
 export type Align = "left" | "right" | "center";
 
@@ -61,9 +62,19 @@ function cellText(cell: Cell, decimals: number): string {
   return cell;
 }
 
+/**
+ * A cell stays one cell whatever it holds: line breaks become spaces, and a pipe not already
+ * escaped (one after an even run of backslashes, as in a code span) is escaped. User text in a
+ * cell has been through escapeMarkdown or code (escape.ts) before it gets here.
+ */
 function escapeCell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|").trim();
+  return text
+    .replace(LINE_BREAK, " ")
+    .replace(/(\\*)\|/g, (match, slashes: string) => (slashes.length % 2 === 0 ? `${slashes}\\|` : match))
+    .trim();
 }
+
+const LINE_BREAK = new RegExp(`\\r\\n|[${LINE_BREAKS}]`, "g");
 
 /** Display width in code points; good enough for the symbols used in reports (−, ✓, —). */
 function width(text: string): number {

@@ -1,17 +1,19 @@
 /**
- * `npm run chat`: the demo (--seed), one message (--message) and the line-by-line loop, against the
- * Ollama test double; and, through the real command line, the one-line server-down failure.
+ * `npm run chat`: the demo (--seed), one message (--message), the line-by-line loop and --policy,
+ * against the Ollama test double. Its bad inputs, through the real command line, are rows of
+ * test/cli/main.test.ts.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatArgs } from "../../../src/cli/app.js";
 import { CHAT_SCOPE, chatCommand } from "../../../src/cli/commands/chat.js";
-import { loadGemmaTokenizer, openStore } from "../../../src/memory/index.js";
+import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
+import { fullPolicy, loadGemmaTokenizer, openStore } from "../../../src/memory/index.js";
 import { DEMO_QUESTION } from "../../../src/model/chat-command.js";
 import { UserError } from "../../../src/shared/errors.js";
-import { REPO_ROOT, useTempDir } from "../../harness/temp-files.js";
+import { useTempDir } from "../../harness/temp-files.js";
+import { isRatingPrompt } from "../../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../../model/ollama-test-double.js";
 
 const temp = useTempDir("recollect-chat-cli-");
@@ -34,8 +36,18 @@ beforeEach(() => {
   double.requests.length = 0;
 });
 
-const args = (extra: Partial<ChatArgs>): ChatArgs => ({ seed: false, model: "gemma4:e2b", timeoutMs: 10_000, host: double.host, ...extra });
+const args = (extra: Partial<ChatArgs>): ChatArgs => ({
+  seed: false,
+  model: "gemma4:e2b",
+  timeoutMs: 10_000,
+  maxReplyBytes: 1024 * 1024,
+  reflectionThreshold: 150,
+  host: double.host,
+  ...extra,
+});
 const chatBodies = () => double.requests.filter((r) => r.route === "chat").map((r) => r.body as { messages: { content: string }[] });
+/** The chat calls that answer the user, leaving out the importance ratings. */
+const answerBodies = () => chatBodies().filter((b) => !isRatingPrompt(b.messages.at(-1)!.content));
 
 describe("chat against a server", () => {
   it("--seed preloads the demo memories and asks the demo question", async () => {
@@ -44,7 +56,7 @@ describe("chat against a server", () => {
     expect(printed[0]).toContain(`question: ${DEMO_QUESTION}`);
     expect(printed[0]).toContain("moved its storage from Postgres to SQLite");
     expect(printed[0]).toContain(`answer: re: ${DEMO_QUESTION}`);
-    expect(chatBodies()[0]!.messages[0]!.content).toContain("The user's name is Ada.");
+    expect(answerBodies()[0]!.messages[0]!.content).toContain("The user's name is Ada.");
   });
 
   it("--message answers once and writes the turn back to the --db store", async () => {
@@ -66,7 +78,9 @@ describe("chat against a server", () => {
     const input = Readable.from(["Where do I live?\n", "\n", "What did I ask?\n", "/exit\n", "never asked\n"]);
     await chatCommand(args({}), { print, input, now: () => (t += 60_000) });
     expect(printed).toEqual(["re: Where do I live?", "re: What did I ask? (I remember our chat)"]);
-    expect(chatBodies()).toHaveLength(2);
+    expect(answerBodies()).toHaveLength(2);
+    // Each written-back turn was rated by the model.
+    expect(chatBodies().length - answerBodies().length).toBe(2);
   });
 
   it("--embed-model ranks by embedding: the message and the turn are embedded", async () => {
@@ -75,32 +89,33 @@ describe("chat against a server", () => {
     expect(embeds).toEqual([["Hello"], ["User asked: Hello / Assistant answered: re: Hello"]]);
   });
 
+  it("--policy reads a preset file: here one that writes nothing back, so nothing is stored or rated", async () => {
+    const db = temp.path("policy.sqlite");
+    const policy = temp.write("quiet.json", serialisePolicyPreset({ name: "quiet", description: "full, without write-back", policy: { ...fullPolicy, writeBack: false } }));
+    await chatCommand(args({ message: "Remember nothing.", db, policy }), { print, now: () => Date.UTC(2025, 0, 1) });
+    expect(printed).toEqual(["re: Remember nothing."]);
+    expect(chatBodies()).toHaveLength(1);
+    const store = openStore(db, { tokenizer: await loadGemmaTokenizer() });
+    try {
+      expect(store.size()).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("refuses a policy file that is not a preset, before calling the server", async () => {
+    const policy = temp.write("not-a-preset.json", JSON.stringify({ format: "recollect-policy/1", name: "x", description: "", policy: { mode: "pooled" } }));
+    const error = await chatCommand(args({ message: "hi", policy }), { print }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as Error).message.startsWith(`${policy}: at policy.score: `), (error as Error).message).toBe(true);
+    expect(double.requests).toHaveLength(0);
+  });
+
   it("checks the server before opening the store", async () => {
     const db = temp.path("never.sqlite");
     const error = await chatCommand(args({ message: "hi", db, host: "http://127.0.0.1:9" }), { print }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toBe("no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls");
     expect(existsSync(db)).toBe(false);
-  });
-});
-
-describe("npm run chat with no server", () => {
-  it("exits 2 with the one-line server-down message and no stack trace", async () => {
-    const child = spawn("npx", ["tsx", "src/cli/main.ts", "chat", "--seed"], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, OLLAMA_HOST: "http://127.0.0.1:9", FORCE_COLOR: "0", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on("error", reject);
-      child.on("close", resolve);
-    });
-    expect(code).toBe(2);
-    expect(stderr).toBe("recollect: no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls\n");
-    expect(stdout).toBe("");
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mergeCommand, mergeResults } from "../../../src/cli/commands/merge.js";
+import { markShard, mergeCommand, mergeResults } from "../../../src/cli/commands/merge.js";
 import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
 import { parseResults, serialiseResults, stableContent } from "../../../src/harness/results/io.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
@@ -17,7 +17,7 @@ let unsharded: ExperimentResults;
 /** Shard `index` of `count`, as `recollect experiment --shard index/count` records it. */
 async function shard(index: number, count: number): Promise<{ file: string; results: ExperimentResults }> {
   const trials = await runTrials(experiment, { workers: 1, shard: { index, count } });
-  const results = resultsOf(experiment, trials);
+  const results = markShard(resultsOf(experiment, trials), { index, count });
   results.manifest.wallTimeMs = 100 * index;
   const file = temp.write(`shards/tiny.${index}-of-${count}.json`, serialiseResults(results));
   return { file, results: parseResults(file, readFileSync(file, "utf8")) };
@@ -44,11 +44,29 @@ describe("mergeResults", () => {
     expect(stableContent(mergeResults(shards))).toBe(stableContent(unsharded));
   });
 
-  it("refuses shards that do not cover the grid, naming the first shard", async () => {
+  it("refuses shards that do not cover the grid, naming the missing ones", async () => {
+    const first = await shard(1, 3);
+    expect(userError(() => mergeResults([first])).message).toBe(`${first.file}: shards 2/3, 3/3 of the grid are missing`);
+    const third = await shard(3, 3);
+    expect(userError(() => mergeResults([third, first])).message).toBe(`${third.file}: shard 2/3 of the grid is missing`);
+  });
+
+  it("refuses a shard given twice", async () => {
     const first = await shard(1, 2);
-    const { message } = userError(() => mergeResults([first]));
-    expect(message).toBe(`${first.file}: the shards hold ${first.results.trials.length} of the experiment's ${unsharded.trials.length} trials; is a shard missing?`);
-    expect(() => mergeResults([first, first])).toThrow(/is a shard missing\?$/);
+    expect(userError(() => mergeResults([first, first])).message).toBe(`${first.file}: is shard 1/2, and so is ${first.file}; give each shard once`);
+  });
+
+  it("refuses shards of different splits", async () => {
+    const [half, third] = [await shard(1, 2), await shard(2, 3)];
+    expect(userError(() => mergeResults([half, third])).message).toBe(`${third.file}: is shard 2/3, but ${half.file} is shard 1/2`);
+  });
+
+  it("refuses complete results, which are not a shard (not \"merged 1 shards\")", () => {
+    const file = temp.write("results/tiny.json", serialiseResults(unsharded));
+    const complete = { file, results: parseResults(file, readFileSync(file, "utf8")) };
+    expect(userError(() => mergeResults([complete])).message).toBe(
+      `${file}: is not a shard: complete results need no merging (shards are written by \`npm run experiment -- --shard i/n\`)`,
+    );
   });
 
   it("refuses a shard of another version of the experiment", async () => {
@@ -67,13 +85,15 @@ describe("mergeCommand", () => {
     const log: string[] = [];
     await mergeCommand({ shards: [first.file, second.file], out }, (line) => log.push(line));
     expect(log).toEqual([`tiny: merged 2 shards (${unsharded.trials.length} trials) into ${out}: written`]);
-    expect(stableContent(parseResults(out, readFileSync(out, "utf8")))).toBe(stableContent(unsharded));
+    const merged = parseResults(out, readFileSync(out, "utf8"));
+    expect(stableContent(merged)).toBe(stableContent(unsharded));
+    expect(merged.manifest.shard).toBeUndefined();
   });
 
   it("names a shard file that does not exist", async () => {
     const missing = temp.path("shards/absent.json");
     const error = await mergeCommand({ shards: [missing], out: temp.path("never.json") }, () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe(`${missing}: shard results file not found`);
+    expect((error as UserError).message).toBe(`${missing}: file not found`);
   });
 });

@@ -58,9 +58,9 @@ describe("loadLocomo", () => {
     );
   });
 
-  it("reports a path that cannot be read as a file", () => {
+  it("names a directory given as the data file", () => {
     const dir = dirname(writeTemp("[]"));
     const error = userError(() => loadLocomo(dir));
-    expect(error.message).toBe(`${dir}: cannot read the LoCoMo data file (EISDIR)`);
+    expect(error.message).toBe(`${dir}: is a directory, not a LoCoMo data file`);
   });
 });

@@ -3,12 +3,14 @@
  * reflection runs once the summed importance passes the threshold (and never without it), and
  * every ask is a chat turn, written back, whether or not it has keys.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGemmaTokenizer, type GemmaTokenizer } from "../../../src/memory/index.js";
 import { loadExperiment } from "../../../src/harness/experiment/load.js";
 import { playAnswerTrial } from "../../../src/harness/answers/play.js";
 import { ANSWER_CONDITIONS } from "../../../src/harness/answers/spec.js";
 import type { ChatRequest } from "../../../src/model/types.js";
+import { OllamaClient } from "../../../src/model/client.js";
+import { type ChatBody, startOllamaDouble } from "../../model/ollama-test-double.js";
 import { scriptedClient } from "../../model/scripted-client.js";
 import { useTempDir } from "../temp-files.js";
 import { writeTinyExperiment } from "../tiny-experiment.js";
@@ -91,5 +93,33 @@ describe("playAnswerTrial", () => {
     const trial = await play(withoutReflection, client, 150);
     expect(trial.importance.fallbacks).toBe(trial.importance.rated);
     expect(trial.asks.every((a) => a.score === 0 && a.missing.length === a.keys.length)).toBe(true);
+  });
+});
+
+describe("playAnswerTrial against the loopback Ollama test double", () => {
+  const reply = (body: ChatBody) => {
+    const last = body.messages.at(-1)!.content;
+    if (isRatingPrompt(last)) return "Rating: 8";
+    if (last.includes("most salient high-level questions")) return "1. Where is Ana travelling?";
+    if (last.includes("high-level insights")) return "1. Ana is planning a trip to Lisbon (because of 1, 2)";
+    return "A quiet hotel for 120 euros; vegetarian food in Alfama.";
+  };
+  const doubles: { stop(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const d of doubles) await d.stop();
+  });
+
+  it("rates every memory over HTTP and writes the reflection's insights, the same path the chat takes", async () => {
+    const double = await startOllamaDouble({ answer: reply });
+    doubles.push(double);
+    const trial = await playAnswerTrial(
+      { scenario, condition: withReflection!, policy, seed: 3, variation: experiment.spec.variation },
+      { client: new OllamaClient({ host: double.host }), model: "gemma4:e2b", tokenizer, importanceFallback: 5, reflectionThreshold: 40 },
+    );
+    const chats = double.requests.filter((r) => r.route === "chat").map((r) => (r.body as unknown as ChatBody).messages.at(-1)!.content);
+    expect(trial.importance).toEqual({ rated: chats.filter(isRatingPrompt).length, fallbacks: 0 });
+    expect(trial.reflections).toBeGreaterThan(0);
+    expect(trial.insights.length).toBeGreaterThan(0);
+    expect(trial.insights.every((i) => i.text === "Ana is planning a trip to Lisbon" && i.evidence.length > 0)).toBe(true);
   });
 });

@@ -20,6 +20,11 @@ const scenarioYaml = (name: string, text = "The user likes tea.") =>
 
 const teaFile = temp.write("scenarios/tea.yaml", scenarioYaml("tea"));
 const coffeeFile = temp.write("scenarios/coffee.yaml", scenarioYaml("coffee", "The user likes coffee."));
+/** The tea scenario with a vector on its memory and its ask, for policies that rank by embedding. */
+const vectorsFile = temp.write(
+  "scenarios-vectors/vectors.yaml",
+  scenarioYaml("vectors").replace('text: "The user likes tea." }', 'text: "The user likes tea.", embedding: [1, 0] }').replace("expect: [fact] }", "expect: [fact], embedding: [1, 0] }"),
+);
 
 let counter = 0;
 /** Writes an experiment file: the given lines after a valid name and description. */
@@ -88,7 +93,9 @@ describe("loadExperiment", () => {
   });
 
   it("applies the policy patch to the chosen preset before any ablation", async () => {
-    const experiment = await loadExperiment(valid("policy: stream", "policyPatch: { pooled: { limit: 3 } }", "ablations: [full, no-touch]"));
+    const experiment = await loadExperiment(
+      valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "policy: stream", "policyPatch: { pooled: { limit: 3 } }", "ablations: [full, no-touch]"),
+    );
     const base = applyPatch(streamPreset, { pooled: { limit: 3 } });
     expect(experiment.ablations[0].policy).toEqual(base);
     expect(experiment.ablations[1].policy).toEqual({ ...base, touch: false });
@@ -224,6 +231,16 @@ describe("loadExperiment", () => {
       const file = valid(`scenarios: [${JSON.stringify(teaFile)}, ${JSON.stringify(twin)}]`);
       expect(await loadError(file)).toBe(`${twin}: scenario name "tea" is used by another scenario of ${file}`);
     });
+
+    it("an ablation that ranks by embedding over a scenario whose asks carry no vector", async () => {
+      const file = valid("ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
+      expect(await loadError(file)).toBe(`${file}: at ablations: "emb" ranks by embedding, but ask "q" of scenario "tea" (${teaFile}) has no embedding to rank with`);
+    });
+  });
+
+  it("accepts an embedding ablation when every ask has a vector", async () => {
+    const file = valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
+    expect((await loadExperiment(file)).ablations.map((a) => a.name)).toEqual(["full", "emb"]);
   });
 });
 

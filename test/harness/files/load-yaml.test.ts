@@ -45,6 +45,41 @@ describe("readYaml", () => {
   });
 });
 
+describe("readYaml with hostile or broken input", () => {
+  it("refuses an alias bomb with one message instead of the parser's exception", () => {
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [name, prev] of [["b", "a"], ["c", "b"], ["d", "c"], ["e", "d"], ["f", "e"]]) {
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(",")}]`);
+    }
+    const file = temp.write("bomb.yaml", lines.join("\n"));
+    expect(userError(() => readYaml(file)).message).toBe(
+      `${file}: its YAML aliases expand too far (the limit is 100 per alias), as in an alias bomb; write the values out`,
+    );
+  });
+
+  it("keeps ordinary aliases working", () => {
+    const file = temp.write("alias.yaml", "base: &b { jitter: 0.1 }\nvariation: *b\n");
+    expect(readYaml(file)).toEqual({ base: { jitter: 0.1 }, variation: { jitter: 0.1 } });
+  });
+
+  it("reports nesting too deep to parse as malformed YAML, not a stack overflow", () => {
+    const file = temp.write("deep.yaml", `a: ${"[".repeat(5000)}${"]".repeat(5000)}\n`);
+    expect(userError(() => readYaml(file)).message).toMatch(new RegExp(`^${escape(file)}: malformed YAML at line 1, column \\d+: `));
+  });
+
+  it("refuses a file of comments only, and an empty one", () => {
+    const comments = temp.write("comments.yaml", "# nothing here\n\n");
+    expect(userError(() => readYaml(comments)).message).toBe(`${comments}: holds no YAML document (only comments or blank lines)`);
+    const empty = temp.write("zero.yaml", "");
+    expect(userError(() => readYaml(empty)).message).toBe(`${empty}: is empty (0 bytes), not an experiment or scenario file`);
+  });
+
+  it("refuses a file over the 8 MiB limit before parsing it", () => {
+    const file = temp.write("huge.yaml", `# ${"x".repeat(9 * 1024 * 1024 - 3)}\n`);
+    expect(userError(() => readYaml(file)).message).toBe(`${file}: is 9 MiB, over the 8 MiB limit for an experiment or scenario file`);
+  });
+});
+
 describe("validate", () => {
   const schema = z.object({ name: z.string(), seeds: z.array(z.number()), options: z.object({ fast: z.boolean() }).strict() }).strict();
 

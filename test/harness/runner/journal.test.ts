@@ -55,6 +55,32 @@ describe("Journal", () => {
     expect(journal.load().size).toBe(2);
   });
 
+  it("skips, with a warning naming the file and line, a line that is valid JSON but not a whole trial", () => {
+    const journal = new Journal(temp.path("incomplete.ndjson"));
+    journal.append(trial(1));
+    appendFileSync(journal.file, `${JSON.stringify({ scenario: "scenario", ablation: "full", seed: 2 })}\n`);
+    appendFileSync(journal.file, `${JSON.stringify({ ...trial(3), asks: [{ ask: "q", ranks: "1", coverage: 0.5, leaked: [], tokens: 1 }] })}\n`);
+    journal.append(trial(4));
+    const warnings: string[] = [];
+    const done = journal.load((w) => warnings.push(w));
+    expect([...done.keys()]).toEqual([trialKey(trial(1)), trialKey(trial(4))]);
+    expect(warnings).toEqual([
+      `${journal.file}: line 2 is not a complete trial (at asks: Invalid input: expected array, received undefined); that trial runs again`,
+      `${journal.file}: line 3 is not a complete trial (at asks[0].ranks: Invalid input: expected array, received string); that trial runs again`,
+    ]);
+  });
+
+  it("skips, with a warning, a damaged line in the middle, but not the torn last line an interruption leaves", () => {
+    const journal = new Journal(temp.path("damaged.ndjson"));
+    journal.append(trial(1));
+    appendFileSync(journal.file, "{\"scenario\": garbage\n");
+    journal.append(trial(2));
+    appendFileSync(journal.file, JSON.stringify(trial(3)).slice(0, 20));
+    const warnings: string[] = [];
+    expect([...journal.load((w) => warnings.push(w)).keys()]).toEqual([trialKey(trial(1)), trialKey(trial(2))]);
+    expect(warnings).toEqual([`${journal.file}: line 2 is not valid JSON; that trial runs again`]);
+  });
+
   it("is removed when the run completes, and removing twice is harmless", () => {
     const journal = new Journal(temp.path("done.ndjson"));
     journal.append(trial(1));

@@ -5,6 +5,7 @@ import { serialiseResults } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
+import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
 
@@ -82,6 +83,17 @@ describe("runTrials", () => {
     });
   });
 
+  it.each([1, 2])("stops with the UserError a trial met, whether it ran in this thread or a worker's (%i workers)", async (workers) => {
+    // A memory id written twice gets past no scenario file; here the spec is built by hand.
+    const scenario = structuredClone(experiment.scenarios.find((s) => s.spec.name === "stream-example")!);
+    const first = scenario.spec.steps[0]!.remember!;
+    first.push({ ...first[0]! });
+    const broken: Experiment = { ...experiment, scenarios: [scenario] };
+    const error = await runTrials(broken, { workers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).message).toBe("memory m0 already exists");
+  });
+
   describe("with a journal", () => {
     const journalFile = (dir: string) => journalFileOf(dir, experiment);
 
@@ -111,11 +123,24 @@ describe("runTrials", () => {
     it("takes journalled trials as they are, without running them again", async () => {
       const dir = temp.path("journal-planted");
       const first = trialInputs(experiment)[0];
-      const planted: Trial = { scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] };
+      const asks = first.scenario.steps.flatMap((step) => (step.ask ? [{ ask: step.ask.id, ranks: [], coverage: null, leaked: [], tokens: 12345 }] : []));
+      const planted: Trial = { scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks };
       new Journal(journalFile(dir)).append(planted);
       const trials = await runTrials(experiment, { workers: 1, journalDir: dir });
       expect(trials[0]).toEqual(planted);
-      expect(trials.slice(1).every((t) => t.asks.length > 0)).toBe(true);
+      expect(trials.slice(1).every((t) => t.asks.every((a) => a.tokens !== 12345))).toBe(true);
+    });
+
+    it("runs again, with a warning, a journalled trial that does not hold the scenario's asks", async () => {
+      const dir = temp.path("journal-foreign");
+      const first = trialInputs(experiment)[0];
+      new Journal(journalFile(dir)).append({ scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] });
+      const warnings: string[] = [];
+      const trials = await runTrials(experiment, { workers: 1, journalDir: dir, onWarning: (w) => warnings.push(w) });
+      expect(serialiseResults(resultsOf(experiment, trials))).toBe(reference);
+      expect(warnings).toEqual([
+        `${journalFile(dir)}: the journalled trial ${first.scenario.name} / ${first.ablation} / seed ${first.seed} does not hold this scenario's asks; it runs again`,
+      ]);
     });
 
     it("ignores the journal of another version of the experiment", async () => {

@@ -177,9 +177,39 @@ describe("loadScenario", () => {
       expect(loadError(file)).toBe(`${file}: at pool[0]: unknown key "id"`);
     });
 
+    it("an advance past the end of the virtual clock", () => {
+      const file = scenarioFile(["  - advance: 999999999999d", "  - ask: { id: q, query: q }"]);
+      expect(loadError(file)).toBe(`${file}: at steps[0].advance: "999999999999d" is longer than the virtual clock, which runs from year 1 to 9999`);
+    });
+
+    it("advances that add up past the end of the virtual clock", () => {
+      const file = scenarioFile(["  - advance: 2000000d", "  - advance: 2000000d", "  - ask: { id: q, query: q }"]);
+      expect(loadError(file)).toBe(`${file}: at steps[1].advance: this time falls outside the virtual clock, which runs from year 1 to 9999`);
+    });
+
+    it("a memory time before the start of the virtual clock", () => {
+      const file = scenarioFile(["  - remember: { id: a, kind: episodic, text: Tea, occurred: -900000d }", "  - ask: { id: q, query: q }"]);
+      expect(loadError(file)).toBe(`${file}: at steps[0].remember[0].occurred: this time falls outside the virtual clock, which runs from year 1 to 9999`);
+    });
+
+    it("a start in year 0", () => {
+      const file = scenarioFile(["  - ask: { id: q, query: q }"], "start: 0000-06-01T00:00:00Z");
+      expect(loadError(file)).toBe(`${file}: at start: this time falls outside the virtual clock, which runs from year 1 to 9999`);
+    });
+
+    it("an answer key that grading would reduce to nothing", () => {
+      const file = scenarioFile(['  - ask: { id: q, query: "Which?", answers: [["ok", "The!"]] }']);
+      expect(loadError(file)).toBe(`${file}: at steps[0].ask.answers[0][1]: an answer key needs a word other than an article (grading ignores case, punctuation and a, an, the)`);
+    });
+
+    it("embeddings of two sizes", () => {
+      const file = scenarioFile(["  - remember: { id: a, kind: semantic, text: Tea, embedding: [1, 0] }", '  - ask: { id: q, query: "Tea?", embedding: [1, 0, 0] }']);
+      expect(loadError(file)).toBe(`${file}: at steps[1].ask.embedding: an embedding of 3 numbers, but steps[0].remember[0].embedding has 2; one scenario's vectors share one size`);
+    });
+
     it("an empty file", () => {
       const file = temp.write("empty.yaml", "");
-      expect(loadError(file)).toMatch(new RegExp(`^${escape(file)}: at \\(top level\\): .*expected object`));
+      expect(loadError(file)).toBe(`${file}: is empty (0 bytes), not an experiment or scenario file`);
     });
   });
 });

@@ -53,4 +53,20 @@ describe("bm25", () => {
     // With b expired, tea and coffee are equally rare, so both score 1; the tie goes to the id.
     expect(after.ranked.map((r) => [r.id, r.rel])).toEqual([["a", 1], ["c", 1]]);
   });
+
+  it("leaves a memory that expires exactly at the query time out of the corpus statistics", () => {
+    const store = memoryStore();
+    const base = { scope: "u", kind: "semantic" as const, createdAt: T0 };
+    store.remember({ ...base, id: "a", text: "tea tea" });
+    store.remember({ ...base, id: "c", text: "tea milk honey" });
+    store.remember({ ...base, id: "b", text: "tea tea tea tea tea tea tea tea", expiresAt: T0 + 1 });
+    const index = store.index("u")!;
+    expect(index.corpusStats(T0, false)).toEqual({ count: 3, words: 13 });
+    expect(index.corpusStats(T0 + 1, false)).toEqual({ count: 2, words: 5 });
+    expect(index.corpusStats(T0 + 1, true)).toEqual({ count: 2, words: 5 });
+    // The scores use those statistics: c's share of a's score follows the average length 5 / 2.
+    const ranked = retrieve(store, { scope: "u", query: { text: "tea" }, now: T0 + 1, policy: bm25 }).sections[0].ranked;
+    expect(ranked.map((r) => r.id)).toEqual(["a", "c"]);
+    expect(ranked[1].rel).toBeCloseTo(bm25Term(1, 1, 3, 2.5) / bm25Term(1, 2, 2, 2.5), 12);
+  });
 });

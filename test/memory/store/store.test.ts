@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
@@ -47,11 +48,18 @@ describe("remember", () => {
     expect(back?.embeddingModel).toBe("nomic-embed-text");
   });
 
-  it("refuses a duplicate id and a bad kind", () => {
+  it("refuses a duplicate id and a bad kind, as errors a user caused", () => {
     const store = memoryStore();
     store.remember({ ...fact, id: "x", text: "a" });
-    expect(() => store.remember({ ...fact, id: "x", text: "b" })).toThrow(/already exists/);
-    expect(() => store.remember({ ...fact, kind: "dream" as never, text: "b" })).toThrow(/kind/);
+    expect(userError(() => store.remember({ ...fact, id: "x", text: "b" })).message).toBe("memory x already exists");
+    expect(userError(() => store.remember({ ...fact, kind: "dream" as never, text: "b" })).message).toBe('unknown memory kind "dream"');
+  });
+
+  it("gives a default id past every id already stored in the scope, not only those of the batch", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "ana#2", text: "stored with an explicit id" });
+    expect(store.remember({ ...fact, text: "no id given" }).id).toBe("ana#3");
+    expect(store.rememberMany([{ ...fact, text: "a" }, { ...fact, text: "b" }]).map((m) => m.id)).toEqual(["ana#4", "ana#5"]);
   });
 
   it("refuses an embedding whose size differs from the scope's", () => {
@@ -60,6 +68,15 @@ describe("remember", () => {
     expect(() =>
       store.remember({ ...fact, text: "b", embedding: { model: "m", vector: [1, 0, 0] } }),
     ).toThrow(/dimensions/);
+  });
+
+  it("refuses times and embedding values that are not finite, an embedding value too large for float32 included", () => {
+    const store = memoryStore();
+    expect(() => store.remember({ ...fact, text: "a", lastAccessedAt: Number.NaN })).toThrow(/lastAccessedAt must be a finite number/);
+    const vector = (x: number) => ({ model: "m", vector: [1, x, 0] });
+    expect(() => store.remember({ ...fact, id: "n", text: "a", embedding: vector(Number.NaN) })).toThrow(/memory n: embedding value 1 is NaN/);
+    expect(() => store.remember({ ...fact, id: "big", text: "a", embedding: vector(1e300) })).toThrow(/not a finite float32 number/);
+    expect(store.size()).toBe(0);
   });
 });
 
@@ -162,6 +179,32 @@ describe("files", () => {
     db.exec("CREATE TABLE t (x)");
     db.close();
     expect(() => openStore(file, { tokenizer })).toThrow(/not a recollect memory store/);
+  });
+
+  it("refuses a directory, a device and an empty file, naming each, and creates nothing", () => {
+    const dir = tempPath("folder.sqlite");
+    mkdirSync(dir);
+    expect(userError(() => openStore(dir, { tokenizer })).message).toBe(`${dir}: is a directory, not a memory store`);
+    expect(userError(() => openStore("/dev/null", { tokenizer })).message).toBe("/dev/null: is not a regular file, so it cannot be a memory store");
+    const empty = tempPath("empty.sqlite");
+    writeFileSync(empty, "");
+    expect(userError(() => openStore(empty, { tokenizer })).message).toBe(
+      `${empty}: is an empty file, not a memory store; remove it, or name a path that does not exist yet to create a store there`,
+    );
+    expect(readdirSync(dirname(empty))).toEqual(["empty.sqlite"]);
+  });
+
+  it("names the file when its folder does not exist", () => {
+    const file = tempPath("no-such-folder/memory.sqlite");
+    expect(userError(() => openStore(file, { tokenizer })).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot open the memory store \\(`));
+  });
+
+  it.skipIf(process.getuid?.() === 0)("refuses a read-only store before SQLite leaves its journal files beside it", () => {
+    const file = tempPath();
+    openStore(file, { tokenizer }).close();
+    chmodSync(file, 0o444);
+    expect(userError(() => openStore(file, { tokenizer })).message).toBe(`${file}: is read-only: the memory store must be writable`);
+    expect(readdirSync(dirname(file))).toEqual(["memory.sqlite"]);
   });
 
   it("refuses unknown ids when touching", () => {

@@ -39,7 +39,7 @@ describe("vector column", () => {
     expect(WebAssembly.validate(simdDotsModuleBytes())).toBe(true);
   });
 
-  it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])("computes the same dots bit for bit in SIMD and in JS (dim %i)", (dim) => {
+  it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])("computes the same dots and norms bit for bit in SIMD and in JS (dim %i)", (dim) => {
     const js = new VectorColumn(dim, 4, "never");
     const simd = new VectorColumn(dim, 4, "always");
     const vectors = randomVectors(200, dim, dim);
@@ -55,6 +55,9 @@ describe("vector column", () => {
     const b = Array.from(simd.dots(query, vectors.length));
     expect(b).toEqual(a);
     expect(a[5]).toBe(dotLanes(query, 0, Float32Array.from(vectors[5]), 0, dim));
+    const norms = (column: VectorColumn) => vectors.map((_, slot) => column.squaredNorm(slot));
+    expect(norms(simd)).toEqual(norms(js));
+    expect(js.squaredNorm(7)).toBe(dotLanes(vectors[7], 0, vectors[7], 0, dim));
   });
 
   it("rounds in float32 in the SIMD kernel too", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BoundedHeap, comparator, type Precedes } from "../../src/memory/heap.js";
+import { BoundedHeap, comparator, type Precedes } from "../../../src/memory/rank/heap.js";
 
 /** Larger key first, ties broken by smaller item: a strict total order over item indices. */
 const byKey =
@@ -50,6 +50,16 @@ describe("BoundedHeap", () => {
       }),
       { seed: 12 },
     );
+  });
+
+  it("offer says which item was left out, so its storage can be reused", () => {
+    const keys = [3, 9, 1, 7];
+    const heap = new BoundedHeap(2, byKey(keys));
+    expect(heap.offer(0)).toBeNull();
+    expect(heap.offer(1)).toBeNull();
+    expect(heap.offer(2)).toBe(2);
+    expect(heap.offer(3)).toBe(0);
+    expect(heap.sorted()).toEqual([1, 3]);
   });
 
   it("replaceWorst returns the evicted item and keeps the order", () => {

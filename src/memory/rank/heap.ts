@@ -34,10 +34,18 @@ export class BoundedHeap {
     return this.items[0];
   }
 
-  /** Keeps `item` when there is room or when it precedes the worst kept item, which it replaces. */
-  offer(item: number): void {
-    if (!this.full) this.push(item);
-    else if (this.items.length > 0 && this.precedes(item, this.items[0])) this.replaceWorst(item);
+  /**
+   * Keeps `item` when there is room or when it precedes the worst kept item, which it replaces.
+   * Returns the item left out (the one evicted, or `item` itself), or null when nothing was: the
+   * caller can reuse that item's storage.
+   */
+  offer(item: number): number | null {
+    if (!this.full) {
+      this.push(item);
+      return null;
+    }
+    if (this.items.length > 0 && this.precedes(item, this.items[0])) return this.replaceWorst(item);
+    return item;
   }
 
   /** Adds `item`; only while the heap is not full. */

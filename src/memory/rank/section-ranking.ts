@@ -1,0 +1,301 @@
+/**
+ * Ranking one section: its first candidates in section order, or the rank of given memories,
+ * visiting only memories that could place. The one ranker behind every retrieval.
+ *
+ * A candidate is a current memory of the section's kind (any kind when pooled), with relevance
+ * above 0 when the rule requires it. Candidates are visited in up to three ways:
+ * - `newest` order: the section's memories, each passed over when written before the bar;
+ * - memories that match the query (from the relevance backend's postings), or every memory when
+ *   the backend gives no postings (embeddings): each passed over when a bound on its total,
+ *   computed without its recency, is below the bar;
+ * - memories that match nothing: their total comes from recency and importance alone, so they are
+ *   walked from the scope's access order, one run per importance level, best first, and the walk
+ *   stops once no run's next entry can reach the bar (the threshold algorithm).
+ * The bar is the worst total a k-best heap holds, or the total of the memory being ranked, so the
+ * result is exactly what scoring every candidate and sorting would give, ties included.
+ */
+import type { RelevanceScores } from "../relevance/index.js";
+import type { ScoreConfig, SectionRule } from "../types.js";
+import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates, reserveCandidates } from "./candidates.js";
+import { BoundedHeap } from "./heap.js";
+import { SectionSignals, type SignalRange } from "./signals.js";
+import type { RankView } from "./view.js";
+
+/** A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk. */
+type Visit = (slot: number, raw: number) => number;
+/** Which candidates a walk may visit at all. */
+type Accept = ((slot: number) => boolean) | null;
+
+export interface Located {
+  /** 1-based position in the section's order. */
+  rank: number;
+  entry: Candidates;
+}
+
+export class SectionRanking {
+  /** A lower bound on any candidate's line cost: quota left below it fits nothing more. */
+  readonly minCost: number;
+  /** Candidates scored so far (visited by a walk), across every call: what bounds saved shows here. */
+  visited = 0;
+  private readonly signals: SectionSignals;
+  private readonly byScore: boolean;
+  /** The matched slots of the section's kind (all matched when pooled), or null without postings. */
+  private readonly matched: Int32Array | null;
+
+  constructor(
+    private readonly view: RankView,
+    private readonly kind: number | null,
+    private readonly rule: SectionRule,
+    config: ScoreConfig,
+    private readonly relevance: RelevanceScores,
+    private readonly now: number,
+    /**
+     * The slots of relevance.matched to walk: those of the section's kind (see matchedByKind) save
+     * passing over the others; all of them are right too.
+     */
+    matched: Int32Array | null = relevance.matched,
+  ) {
+    this.byScore = rule.order === "score";
+    this.minCost = view.minTokens(kind);
+    this.matched = matched;
+    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0);
+    // Min-max scaling needs each signal's range over every candidate before any total exists.
+    if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
+  }
+
+  /**
+   * The first min(depth, number of candidates) candidates in section order, of those `accept`
+   * lets through (all when it is null).
+   */
+  top(depth: number, accept: Accept = null): Candidates {
+    return this.gather(depth, "first", accept, null, Number.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * The `n` candidates just before and the `n` just after a located one in section order, each
+   * with its rank: what evaluation records around a gold memory to say who overtook whom.
+   */
+  around(at: Located, n: number): Located[] {
+    if (n <= 0) return [];
+    const { view, byScore } = this;
+    const slot = at.entry.slots[0];
+    const total = at.entry.total[0];
+    const beforeIt = (c: Candidates, i: number) => entryPrecedes(view, c.total[i], c.slots[i], total, slot, byScore);
+    const afterIt = (c: Candidates, i: number) => entryPrecedes(view, total, slot, c.total[i], c.slots[i], byScore);
+    // Everything before it has at least its key, so that walk keeps the bar there; the walk after
+    // it raises the bar like any top n.
+    const before = this.gather(n, "last", null, beforeIt, this.key(at.entry, 0));
+    const after = this.gather(n, "first", null, afterIt, Number.NEGATIVE_INFINITY);
+    return [
+      ...Array.from({ length: before.slots.length }, (_, i) => ({ rank: at.rank - 1 - i, entry: pickCandidates(before, [i]) })),
+      ...Array.from({ length: after.slots.length }, (_, i) => ({ rank: at.rank + 1 + i, entry: pickCandidates(after, [i]) })),
+    ];
+  }
+
+  /**
+   * The first `depth` candidates in section order (`first`), or the last `depth` (`last`, latest
+   * first), among those `accept` lets through before scoring and `keep` after it. Candidates
+   * below `floor` are passed over.
+   */
+  private gather(depth: number, end: "first" | "last", accept: Accept, keep: ((c: Candidates, i: number) => boolean) | null, floor: number): Candidates {
+    if (depth <= 0) return emptyCandidates(0);
+    const { view, byScore, signals } = this;
+    // Entries live in a pool; the heap holds the kept ones and `spare` is where the next
+    // candidate is scored (the one evicted or rejected becomes the next spare).
+    let pool = emptyCandidates(Math.min(depth, 64) + 1);
+    const precedes =
+      end === "first"
+        ? (a: number, b: number) => candidatePrecedes(view, pool, a, b, byScore)
+        : (a: number, b: number) => candidatePrecedes(view, pool, b, a, byScore);
+    const heap = new BoundedHeap(depth, precedes);
+    let spare = 0;
+    this.walk(floor, (slot, raw) => {
+      if (spare >= pool.slots.length) pool = reserveCandidates(pool, spare + 1, pool.slots.length);
+      signals.write(pool, spare, slot, raw);
+      if (keep === null || keep(pool, spare)) spare = heap.offer(spare) ?? heap.length;
+      return end === "first" && heap.full ? Math.max(floor, this.key(pool, heap.worst)) : floor;
+    }, accept);
+    return pickCandidates(pool, heap.sorted());
+  }
+
+  /** Where each of `slots` that is a candidate places, with its signals. */
+  rankOf(slots: readonly number[]): Located[] {
+    const targets = [...new Set(slots)].filter((slot) => this.isCandidate(slot));
+    if (targets.length === 0) return [];
+    const { view, byScore, signals } = this;
+    const pool = emptyCandidates(targets.length + 1);
+    const scratch = targets.length;
+    targets.forEach((slot, i) => signals.write(pool, i, slot, this.relevance.values[slot]));
+    const before = targets.map(() => 0);
+    // A candidate that comes before a target has at least the target's key.
+    const bar = Math.min(...targets.map((_, i) => this.key(pool, i)));
+    this.walk(bar, (slot, raw) => {
+      signals.write(pool, scratch, slot, raw);
+      targets.forEach((target, i) => {
+        if (slot !== target && candidatePrecedes(view, pool, scratch, i, byScore)) before[i]++;
+      });
+      return bar;
+    });
+    return targets.map((_, i) => ({ rank: before[i] + 1, entry: pickCandidates(pool, [i]) }));
+  }
+
+  /** What the bar is compared with: the total, or the write time for `newest`. */
+  private key(c: Candidates, at: number): number {
+    return this.byScore ? c.total[at] : this.view.createdAt[c.slots[at]];
+  }
+
+  private isCandidate(slot: number): boolean {
+    const { view, kind } = this;
+    if (slot < 0 || slot >= view.size || !this.isCurrent(slot)) return false;
+    if (kind !== null && view.kind[slot] !== kind) return false;
+    return !this.rule.requireRelevance || this.signals.relevance(this.relevance.values[slot]) > 0;
+  }
+
+  private isCurrent(slot: number): boolean {
+    return this.view.current[slot] === 1 && this.view.expiresAt[slot] > this.now;
+  }
+
+  /**
+   * Visits every candidate that `accept` lets through and that could reach `bar` (the bar rising
+   * as `visit` returns it), each once; others may be passed over.
+   */
+  private walk(bar: number, visit: Visit, accept: Accept = null): void {
+    const { values } = this.relevance;
+    const { view, matched } = this;
+    if (matched !== null && (this.byScore || this.rule.requireRelevance)) {
+      const raised = this.scan(matched, matched.length, values, bar, visit, accept);
+      if (this.byScore && !this.rule.requireRelevance) this.walkUnmatched(raised, visit, accept);
+      return;
+    }
+    // Every memory of the section's kind: `newest` order, or relevance without postings.
+    const list = this.kind === null ? null : view.kindSlots[this.kind];
+    this.scan(list === null ? null : list.slots, list === null ? view.size : list.length, values, bar, visit, accept);
+  }
+
+  /** Visits the candidates among the first `count` of `slots` (of all slots when null); returns the bar. */
+  private scan(slots: Int32Array | null, count: number, values: Float64Array, bar: number, visit: Visit, accept: Accept): number {
+    const { signals, byScore } = this;
+    // Relevance is at hand: most memories fail on it, by one comparison, before any column is read.
+    let cutoff = byScore ? signals.relevanceCutoff(bar) : Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < count; i++) {
+      const slot = slots === null ? i : slots[i];
+      const raw = values[slot];
+      if (raw <= cutoff || !this.admits(slot, raw, bar, accept)) continue;
+      this.visited++;
+      const raised = visit(slot, raw);
+      if (raised !== bar && byScore) cutoff = signals.relevanceCutoff(raised);
+      bar = raised;
+    }
+    return bar;
+  }
+
+  /** Whether `slot` is a candidate that `accept` lets through and that could reach `bar`. */
+  private admits(slot: number, raw: number, bar: number, accept: Accept): boolean {
+    const { signals, view } = this;
+    const rel = signals.relevance(raw);
+    if (this.byScore && signals.cannotReachWith(rel, bar)) return false;
+    // A filter (fits the quota left) rules out most of what it is asked for: checked early.
+    if (accept !== null && !accept(slot)) return false;
+    if (!this.isCurrent(slot)) return false;
+    if (this.kind !== null && view.kind[slot] !== this.kind) return false;
+    if (this.rule.requireRelevance && !(rel > 0)) return false;
+    return this.byScore ? !signals.cannotReach(slot, rel, bar) : !(view.createdAt[slot] < bar);
+  }
+
+  /**
+   * The threshold walk over memories with relevance 0, from the access order. Each run's next
+   * entry bounds every later one; the walk takes the run with the best bound and stops when even
+   * that is below the bar. Dead entries, expired memories and matched ones (already visited) are
+   * passed over.
+   */
+  private walkUnmatched(bar: number, visit: Visit, accept: Accept): void {
+    const { view, signals } = this;
+    const values = this.relevance.values;
+    const oldestFirst = signals.oldestFirst;
+    const runs = this.kinds().flatMap((kind) => view.accessOrder.runsOf(kind).map((run) => ({ kind, run })));
+    const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
+    const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
+    const boundAt = (r: number): number => {
+      const { kind, run } = runs[r];
+      if (exhausted(r)) return Number.NEGATIVE_INFINITY;
+      const bound = signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+      // A bound that is not a number bounds nothing: such a run is walked first.
+      return Number.isNaN(bound) ? Number.POSITIVE_INFINITY : bound;
+    };
+    const bounds = runs.map((_, r) => boundAt(r));
+    for (;;) {
+      let best = -1;
+      let second = Number.NEGATIVE_INFINITY;
+      for (let r = 0; r < runs.length; r++) {
+        if (exhausted(r)) continue;
+        if (best === -1 || bounds[r] > bounds[best]) {
+          if (best !== -1) second = Math.max(second, bounds[best]);
+          best = r;
+        } else {
+          second = Math.max(second, bounds[r]);
+        }
+      }
+      if (best === -1 || bounds[best] < bar) return;
+      // Stay on the best run while it is at least as good as the next best (tied entries, as
+      // under a decay of 1, come one after another without another look at the other runs).
+      const { run } = runs[best];
+      do {
+        const at = cursor[best];
+        cursor[best] += oldestFirst ? 1 : -1;
+        bounds[best] = boundAt(best);
+        const slot = run.slots[at];
+        if (accept !== null && !accept(slot)) continue;
+        if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
+        this.visited++;
+        bar = visit(slot, 0);
+      } while (!exhausted(best) && bounds[best] >= second && bounds[best] >= bar);
+    }
+  }
+
+  private kinds(): number[] {
+    return this.kind === null ? this.view.kindSlots.map((_, k) => k) : [this.kind];
+  }
+
+  /** The largest raw relevance among the section's memories (bm25 divides by it). */
+  private largestRelevance(): number {
+    const { values } = this.relevance;
+    const { matched, view, kind } = this;
+    let max = 0;
+    const count = matched === null ? view.size : matched.length;
+    for (let i = 0; i < count; i++) {
+      const slot = matched === null ? i : matched[i];
+      if (values[slot] > max && this.isCurrent(slot) && (kind === null || view.kind[slot] === kind)) max = values[slot];
+    }
+    return max;
+  }
+
+  /** Each signal's range over every candidate (the walk visits them all with no bar). */
+  private ranges(): { rel: SignalRange; rec: SignalRange; imp: SignalRange } {
+    const range = () => ({ min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY });
+    const out = { rel: range(), rec: range(), imp: range() };
+    const widen = (r: SignalRange, x: number) => {
+      if (x < r.min) r.min = x;
+      if (x > r.max) r.max = x;
+    };
+    this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
+      widen(out.rel, this.signals.relevance(raw));
+      widen(out.rec, this.signals.recency(slot));
+      widen(out.imp, this.signals.importance(slot));
+      return Number.NEGATIVE_INFINITY;
+    });
+    return out;
+  }
+}
+
+/** `matched` split by kind (kind code → its slots, in order), so each per-kind section walks only its own. */
+export function matchedByKind(view: RankView, matched: Int32Array): Int32Array[] {
+  const counts = view.kindSlots.map(() => 0);
+  for (let i = 0; i < matched.length; i++) counts[view.kind[matched[i]]]++;
+  const out = counts.map((n) => new Int32Array(n));
+  const filled = counts.map(() => 0);
+  for (let i = 0; i < matched.length; i++) {
+    const kind = view.kind[matched[i]];
+    out[kind][filled[kind]++] = matched[i];
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { renderJson, renderMarkdown } from "../../src/bench/report.js";
+import { runBench } from "../../src/bench/run.js";
+
+describe("bench", () => {
+  it("reports every figure per size, the ratios against FTS5 and the floor, and the full block's growth", async () => {
+    const lines: string[] = [];
+    const report = await runBench({ sizes: [100, 1_000], queries: 3, dim: 8, chunk: 400, tokeniserSample: 20, budgetMs: 60_000 }, (l) => lines.push(l));
+    expect(report.sizes.map((s) => s.size)).toEqual([100, 1_000]);
+    for (const s of report.sizes) {
+      for (const figure of [s.stream, s.fts5, s.full, s.embedding, s.floor]) expect(figure.n).toBe(3);
+      expect(s.ingest.n).toBe(Math.ceil(s.size / 400));
+      expect(s.ingestFts5.n).toBe(s.ingest.n);
+      for (const ratio of Object.values(s.ratios)) expect(ratio).toBeGreaterThan(0);
+    }
+    expect(report.fullGrowth).toEqual([expect.objectContaining({ from: 100, to: 1_000 })]);
+    expect(report.machine.loadAverage.start).toHaveLength(3);
+    expect(JSON.parse(renderJson(report)).sizes).toHaveLength(2);
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain("FTS5 bm25() top 5");
+    expect(markdown).toContain("## Full block growth");
+    expect(lines.some((l) => l.includes("query by query in turn"))).toBe(true);
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { percentileSorted, summarise, timeInterleaved } from "../../src/bench/stats.js";
+
+describe("latency summary", () => {
+  it("takes nearest-rank percentiles", () => {
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentileSorted(sorted, 50)).toBe(50);
+    expect(percentileSorted(sorted, 95)).toBe(95);
+    expect(summarise([3, 1, 2])).toEqual({ n: 3, p50: 2, p95: 3, mean: 2 });
+  });
+});
+
+describe("interleaved timing", () => {
+  it("runs the compared figures in turn on the same inputs, starting with each in rotation", () => {
+    const calls: string[] = [];
+    const latencies = timeInterleaved([(i) => calls.push(`a${i}`), (i) => calls.push(`b${i}`)], { count: 3, budgetMs: 60_000, warmup: 1 });
+    expect(calls).toEqual(["a0", "b0", "a1", "b1", "b2", "a2", "a3", "b3"]);
+    expect(latencies.map((l) => l.n)).toEqual([3, 3]);
+  });
+});

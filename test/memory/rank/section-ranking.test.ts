@@ -1,0 +1,136 @@
+/**
+ * The one ranker visits only memories that can place, yet gives exactly the full scan's sections
+ * and ranks: over random stores large enough for its bounds to prune, with many ties (whole-hour
+ * times, integer importance, a small vocabulary), touches that move memories in the access order
+ * (the clock also goes back), writes between queries, corrections and expiry, and every kind of
+ * policy: negative and zero weights, decay rates of 0, below 1, 1 and above 1, min-max scaling,
+ * `newest` order, quotas that make `skip` walk deep, and located memories at any depth.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fullPolicy, streamPreset } from "../../../src/memory/presets.js";
+import { SectionRanking } from "../../../src/memory/rank/section-ranking.js";
+import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
+import { openStore } from "../../../src/memory/store/store.js";
+import type { TokenCounter } from "../../../src/memory/tokenizer.js";
+import { KINDS, type NewMemory, type RelevanceBackendName, type RetrievalPolicy } from "../../../src/memory/types.js";
+import { HOUR, T0 } from "../helpers.js";
+import { expectRetrieveMatchesScan, scanRetrieve } from "../reference-scan.js";
+
+/** Ranking reads token costs but does not care how they were counted. */
+const fourCharacters: TokenCounter = { count: (text) => Math.ceil(text.length / 4) };
+const MODEL = "test-embedder";
+
+/** A deterministic stream of small integers from `seed`. */
+function draws(seed: number) {
+  let state = seed >>> 0 || 1;
+  return (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+}
+
+const WORDS = Array.from({ length: 40 }, (_, i) => `w${i}`);
+
+function memories(seed: number, count: number, first: number, now: number): NewMemory[] {
+  const next = draws(seed);
+  const sentence = (length: number) => Array.from({ length }, () => WORDS[Math.min(next(40), next(40))]).join(" ");
+  return Array.from({ length: count }, (_, i) => ({
+    id: `m${first + i}`,
+    scope: "u",
+    kind: KINDS[next(4)],
+    text: sentence(1 + next(8)),
+    createdAt: now - next(2_000) * HOUR,
+    occurredAt: next(2) === 0 ? now - next(2_000) * HOUR : null,
+    // Some memories were last used in the future (clock skew), most in the past.
+    lastAccessedAt: now + (next(20) === 0 ? next(5) : -next(400)) * HOUR,
+    // Mostly whole ratings (ties), some fractional or out of range (an importance level spans a range).
+    importance: next(3) === 0 ? next(120) / 10 : 1 + next(10),
+    expiresAt: next(40) === 0 ? now + (next(20) - 10) * HOUR : null,
+    supersedes: first + i > 0 && next(60) === 0 ? `m${next(first + i)}` : null,
+    embedding: next(10) === 0 ? null : { model: MODEL, vector: Array.from({ length: 4 }, () => next(7) - 3) },
+  }));
+}
+
+/** `batch` with only corrections of memories written before and not corrected yet; notes its ids. */
+function validCorrections(batch: NewMemory[], corrected: Set<string>, known: Set<string>): NewMemory[] {
+  return batch.map((m) => {
+    const target = m.supersedes ?? null;
+    known.add(m.id as string);
+    if (target === null || corrected.has(target) || !known.has(target) || target === m.id) return { ...m, supersedes: null };
+    corrected.add(target);
+    return m;
+  });
+}
+
+const weight = fc.constantFrom(1, 0, 2, -1, 0.5);
+const variant = fc.record({
+  base: fc.constantFrom(fullPolicy, streamPreset, { ...streamPreset, mode: "per-kind" as const }),
+  relevance: fc.constantFrom<RelevanceBackendName>("words", "bm25", "embedding"),
+  weights: fc.tuple(weight, weight, weight),
+  decay: fc.constantFrom(0.995, 0.9, 1, 0, 1.5),
+  kindDecay: fc.constantFrom({}, { semantic: 1, procedural: 1 }, { episodic: 2, working: 0.5 }),
+  normalise: fc.constantFrom("none" as const, "none" as const, "minmax" as const),
+  quota: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+  limit: fc.integer({ min: 0, max: 12 }),
+  fit: fc.constantFrom("stop" as const, "skip" as const),
+  order: fc.constantFrom("score" as const, "score" as const, "newest" as const),
+  requireRelevance: fc.boolean(),
+  touch: fc.boolean(),
+});
+
+const step = fc.record({
+  query: fc.array(fc.nat(39), { minLength: 1, maxLength: 4 }),
+  advance: fc.integer({ min: -30, max: 60 }),
+  writes: fc.nat(40),
+  locate: fc.array(fc.nat(), { maxLength: 6 }),
+  neighbours: fc.constantFrom(0, 0, 1, 2, 5),
+});
+
+describe("section ranking", () => {
+  it("gives the full scan's sections and ranks, ties included, and the neighbours of located memories", () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 50, max: 1_500 }), variant, fc.array(step, { minLength: 1, maxLength: 5 }), (seed, size, v, steps) => {
+        const rule = { order: v.order, fit: v.fit, limit: v.limit, quota: v.quota, requireRelevance: v.requireRelevance };
+        const policy: RetrievalPolicy = {
+          ...v.base,
+          score: { ...v.base.score, relevance: v.relevance, weights: v.weights, decayRate: v.decay, kindDecay: v.kindDecay, normalise: v.normalise },
+          sections: { ...v.base.sections, episodic: { ...v.base.sections.episodic, ...rule } },
+          pooled: { ...v.base.pooled, ...rule },
+          touch: v.touch,
+        };
+        const store = openStore(":memory:", { tokenizer: fourCharacters });
+        const corrected = new Set<string>();
+        const known = new Set<string>();
+        const write = (batch: NewMemory[]) => store.rememberMany(validCorrections(batch, corrected, known));
+        let now = T0;
+        write(memories(seed, size, 0, now));
+        for (const s of steps) {
+          now += s.advance * HOUR;
+          const ids = [...known];
+          const locate = s.locate.map((i) => ids[i % ids.length]);
+          const query = { text: s.query.map((i) => WORDS[i]).join(" "), embedding: { model: MODEL, vector: [1, -2, 0, 3] } };
+          expectRetrieveMatchesScan(store, { scope: "u", query, now, policy, locate, neighbours: s.neighbours });
+          write(memories(seed + known.size, s.writes, known.size, now));
+        }
+        store.close();
+      }),
+      { numRuns: 60, seed: 20240602 },
+    );
+  });
+
+  it("visits a small share of a large store for a top 5", () => {
+    const store = openStore(":memory:", { tokenizer: fourCharacters });
+    store.rememberMany(validCorrections(memories(3, 20_000, 0, T0), new Set(), new Set()));
+    const index = store.index("u")!;
+    const query = { text: "w3 w17" };
+    const config = { ...streamPreset.score, relevance: "bm25" as const };
+    const ranking = new SectionRanking(index, null, streamPreset.pooled, config, bm25Relevance({ index, query, now: T0, stopwords: true }), T0);
+    const top = ranking.top(5);
+    const policy: RetrievalPolicy = { ...streamPreset, score: config, touch: false };
+    const scan = scanRetrieve(store, { scope: "u", query, now: T0, policy })[0];
+    expect([...top.slots].map((slot) => index.ids[slot])).toEqual(scan.ranked.slice(0, 5).map((r) => r.id));
+    expect(ranking.visited).toBeLessThan(20_000 / 10);
+    store.close();
+  });
+});
