@@ -57,16 +57,19 @@ export function importanceSentence(importance: ExperimentView["results"]["experi
  * The results of one run: headline metrics, the same by category, designed failures and charts.
  * `heading` is the level of their headings, and `label` tells the runs of one experiment apart.
  */
-function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string): string[] {
+function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string, byCategory: boolean): string[] {
   const { results, summary } = view;
   const categories = summary.groups.filter((g) => g !== ALL_GROUP);
   const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`];
-  if (categories.length > 0) {
+  if (categories.length > 0 && !byCategory) {
+    parts.push(`Means, intervals and tests per category: ${code(appendixPath(results.experiment.name))}.`);
+  } else if (categories.length > 0) {
     parts.push(
       `${heading} By category${label}`,
-      `Means per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
-        `Intervals and tests per category are in ${code(appendixPath(results.experiment.name))}.`,
-      ...summary.headline.map((metric) => `**${code(metric)}**\n\n${renderCategoryTable(summary, metric)}`),
+      // The first headline metric only: EVALUATION.md stays short, and the appendix has them all.
+      `Means of ${code(summary.headline[0])} per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
+        `Every metric per category, with intervals and tests, is in ${code(appendixPath(results.experiment.name))}.`,
+      renderCategoryTable(summary, summary.headline[0]),
     );
   }
   parts.push(
@@ -85,11 +88,12 @@ export function renderExperiment(context: ReportContext, views: readonly Experim
   const [first] = views;
   const parts = [renderExperimentIntro(views), `### Ablations\n\n${renderAblations(first.results, first.summary)}`];
   if (views.length === 1) {
-    parts.push(...renderRun(context, first, "###", ""));
+    parts.push(...renderRun(context, first, "###", "", true));
   } else {
+    // Several runs: their tables by category would double the section, so they stay in the appendices.
     for (const view of views) {
       const protocol = view.results.experiment.protocol ?? "end";
-      parts.push(`### Protocol ${code(protocol)}: ${PROTOCOL_WORDS[protocol]}`, ...renderRun(context, view, "####", ` (${protocol})`));
+      parts.push(`### Protocol ${code(protocol)}: ${PROTOCOL_WORDS[protocol]}`, ...renderRun(context, view, "####", ` (${protocol})`, false));
     }
   }
   for (const provider of options.sections ?? []) parts.push(provider(context, first, views));
