@@ -24,7 +24,7 @@ describe("remember", () => {
       embedding: null,
       tokens: tokenizer.count(renderLine("Ana is vegetarian.")),
     });
-    expect(store.get(m.id)).toEqual(m);
+    expect(store.get("ana", m.id)).toEqual(m);
   });
 
   it("round-trips every field, embedding included", () => {
@@ -42,7 +42,7 @@ describe("remember", () => {
       source: "turn-3",
       embedding: { model: "nomic-embed-text", vector: [0.25, -1, 3] },
     });
-    const back = store.get("e1");
+    const back = store.get("ana", "e1");
     expect(back).toEqual(m);
     expect(back?.embedding).toEqual(Float32Array.from([0.25, -1, 3]));
     expect(back?.embeddingModel).toBe("nomic-embed-text");
@@ -51,7 +51,7 @@ describe("remember", () => {
   it("refuses a duplicate id and a bad kind, as errors a user caused", () => {
     const store = memoryStore();
     store.remember({ ...fact, id: "x", text: "a" });
-    expect(userError(() => store.remember({ ...fact, id: "x", text: "b" })).message).toBe("memory x already exists");
+    expect(userError(() => store.remember({ ...fact, id: "x", text: "b" })).message).toBe('memory x already exists in scope "ana"');
     expect(userError(() => store.remember({ ...fact, kind: "dream" as never, text: "b" })).message).toBe('unknown memory kind "dream"');
   });
 
@@ -90,7 +90,7 @@ describe("rememberMany", () => {
         { ...fact, id: "taken", text: "c" },
       ]),
     ).toThrow();
-    expect(store.get("new")).toBeUndefined();
+    expect(store.get("ana", "new")).toBeUndefined();
     expect(store.size()).toBe(1);
     const many = store.rememberMany([
       { ...fact, text: "b" },
@@ -107,7 +107,7 @@ describe("corrections and expiry", () => {
     const old = store.remember({ ...fact, text: "Ana lives in Porto." });
     const fix = store.correct(old.id, { ...fact, createdAt: T0 + HOUR, text: "Ana lives in Lisbon." });
     expect(fix.supersedes).toBe(old.id);
-    expect(store.get(old.id)?.text).toBe("Ana lives in Porto.");
+    expect(store.get("ana", old.id)?.text).toBe("Ana lives in Porto.");
     expect(store.current("ana", T0 + 2 * HOUR).map((m) => m.id)).toEqual([fix.id]);
   });
 
@@ -153,15 +153,15 @@ describe("files", () => {
     const store = openStore(file, { tokenizer });
     store.remember({ ...fact, id: "a", text: "Ana likes tea." });
     store.correct("a", { ...fact, id: "b", text: "Ana likes green tea." });
-    store.touch(["b"], T0 + 5 * HOUR);
+    store.touch("ana", ["b"], T0 + 5 * HOUR);
     store.close();
     const db = new Database(file);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.pragma("user_version", { simple: true })).toBe(4);
     db.close();
     const again = openStore(file, { tokenizer });
     expect(again.current("ana", T0).map((m) => m.id)).toEqual(["b"]);
-    expect(again.get("b")?.lastAccessedAt).toBe(T0 + 5 * HOUR);
+    expect(again.get("ana", "b")?.lastAccessedAt).toBe(T0 + 5 * HOUR);
     expect(again.index("ana")?.isCurrent(0, T0)).toBe(false);
     again.close();
   });
@@ -209,6 +209,6 @@ describe("files", () => {
 
   it("refuses unknown ids when touching", () => {
     const store = memoryStore();
-    expect(() => store.touch(["ghost"], T0)).toThrow(/no such memory/);
+    expect(() => store.touch("ana", ["ghost"], T0)).toThrow(/no such memory/);
   });
 });
