@@ -128,34 +128,33 @@ const MIGRATIONS: Readonly<Record<number, Migration>> = {
  */
 export function migrate(db: Database.Database, file: string, counter: TokenCounter): void {
   const version = readVersion(db, file);
-  if (version > SCHEMA_VERSION) {
-    throw fileError(
-      file,
-      `memory store has schema version ${version}, newer than the ${SCHEMA_VERSION} this ` +
-        "version of recollect understands; open it with a newer recollect",
-    );
-  }
   if (version === SCHEMA_VERSION) return;
+  refuseNewer(file, version);
+  // Under the write lock, reading the version again: another process opening the same old (or
+  // new) file may have brought it up to date meanwhile, and must not be followed by a second run.
+  db.transaction(() => upgrade(db, file, counter)).immediate();
+}
+
+function upgrade(db: Database.Database, file: string, counter: TokenCounter): void {
+  const version = readVersion(db, file);
+  if (version === SCHEMA_VERSION) return;
+  refuseNewer(file, version);
   if (version === 0) {
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
     if (tables.n > 0) {
       throw fileError(file, "is an SQLite file but not a recollect memory store (no schema version)");
     }
-    db.transaction(() => {
-      db.exec(SCHEMA_V4);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    })();
+    db.exec(SCHEMA_V4);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
     return;
   }
   try {
-    db.transaction(() => {
-      for (let v = version; v < SCHEMA_VERSION; v++) {
-        db.transaction(() => {
-          MIGRATIONS[v](db, counter);
-          db.pragma(`user_version = ${v + 1}`);
-        })();
-      }
-    })();
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      db.transaction(() => {
+        MIGRATIONS[v](db, counter);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
   } catch (error) {
     if (error instanceof UserError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
@@ -164,6 +163,15 @@ export function migrate(db: Database.Database, file: string, counter: TokenCount
       `migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} failed (${reason}); the file was left unchanged`,
     );
   }
+}
+
+function refuseNewer(file: string, version: number): void {
+  if (version <= SCHEMA_VERSION) return;
+  throw fileError(
+    file,
+    `memory store has schema version ${version}, newer than the ${SCHEMA_VERSION} this ` +
+      "version of recollect understands; open it with a newer recollect",
+  );
 }
 
 function readVersion(db: Database.Database, file: string): number {
