@@ -56,6 +56,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
 
   if (policy.touch && index !== undefined) {
     store.touch(
+      request.scope,
       built.flatMap((b) => b.section.kept),
       now,
     );

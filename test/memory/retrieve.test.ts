@@ -48,12 +48,12 @@ describe("retrieve with the stream preset", () => {
     expect(block.sections.map((s) => s.name)).toEqual(["pooled"]);
     expect(block.sections[0].kept).toEqual(["m1"]);
     expect(block.sections[0].dropped).toEqual([]);
-    expect(store.get("m1")?.lastAccessedAt).toBe(now);
-    expect(store.get("m0")?.lastAccessedAt).toBe(now - 1e9);
+    expect(store.get("u", "m1")?.lastAccessedAt).toBe(now);
+    expect(store.get("u", "m0")?.lastAccessedAt).toBe(now - 1e9);
     store.close();
     const reopened = openStore(file, { tokenizer });
-    expect(reopened.get("m1")?.lastAccessedAt).toBe(now);
-    expect(reopened.get("m0")?.lastAccessedAt).toBe(now - 1e9);
+    expect(reopened.get("u", "m1")?.lastAccessedAt).toBe(now);
+    expect(reopened.get("u", "m0")?.lastAccessedAt).toBe(now - 1e9);
     reopened.close();
   });
 

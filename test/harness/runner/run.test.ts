@@ -91,7 +91,7 @@ describe("runTrials", () => {
     const broken: Experiment = { ...experiment, scenarios: [scenario] };
     const error = await runTrials(broken, { workers }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe("memory m0 already exists");
+    expect((error as UserError).message).toBe(`memory m0 already exists in scope "${scenario.spec.scope}"`);
   });
 
   describe("with a journal", () => {
