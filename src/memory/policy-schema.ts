@@ -19,6 +19,8 @@ export const scoreConfigSchema = z.strictObject({
     procedural: rate.optional(),
   }),
   unitMs: z.number().finite().positive(),
+  recency: z.enum(["time", "rank"]).optional(),
+  recencyOrder: z.enum(["ascending", "descending"]).optional(),
   normalise: z.enum(["none", "minmax"]),
   relevance: backend,
   stopwords: z.boolean().optional(),

@@ -56,6 +56,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
 
   if (policy.touch && index !== undefined) {
     store.touch(
+      request.scope,
       built.flatMap((b) => b.section.kept),
       now,
     );
@@ -87,8 +88,10 @@ function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig, l
   const head = [name, order, fit, limit, quota, requireRelevance, located, neighbours];
   if (order === "newest") return JSON.stringify([...head, requireRelevance ? relevance : null]);
   const decays = (name === "pooled" ? KINDS : [name]).map((kind) => config.kindDecay[kind] ?? config.decayRate);
-  const unit = decays.every((d) => d === 1) ? null : config.unitMs;
-  return JSON.stringify([...head, relevance, config.weights, config.normalise, decays, unit]);
+  const unitMs = config.recency !== "rank" && decays.every((d) => d === 1) ? null : config.unitMs;
+  // Every other score setting counts as it is, so a setting added later cannot be left out.
+  const { kindDecay: _, decayRate: __, stopwords: ___, relevance: ____, ...rest } = { ...config, unitMs };
+  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))]);
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {

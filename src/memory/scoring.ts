@@ -22,6 +22,14 @@ export function recencyScore(
   return Math.min(1, decayRate ** units);
 }
 
+/**
+ * Recency by position, as the Generative Agents code computes it: `decayRate ** position`, with
+ * `position` counted from 1 over the candidates in last-access order (see ScoreConfig.recency).
+ */
+export function rankRecencyScore(position: number, decayRate: number): number {
+  return decayRate ** position;
+}
+
 /** A write-time importance rating (1–10) scaled to [0, 1], clamped. */
 export function importanceScore(importance: number, maxScale = 10): number {
   return Math.min(1, Math.max(0, importance / maxScale));

@@ -70,6 +70,18 @@ export interface ScoreConfig {
   kindDecay: Partial<Record<Kind, number>>;
   /** Length of one decay step in ms (one hour by default). */
   unitMs: number;
+  /**
+   * How recency is measured (default `time`): `decayRate ** units` since last access, or `rank`,
+   * `decayRate ** position` over the section's candidates in last-access order, as the Generative
+   * Agents code computes it (unitMs then plays no part).
+   */
+  recency?: "time" | "rank";
+  /**
+   * The last-access order of `rank` recency (default `descending`): `descending` puts the most
+   * recently accessed candidate at position 1, as the paper intends; `ascending` puts the least
+   * recently accessed there, as retrieve.py does. Ties go by id.
+   */
+  recencyOrder?: "ascending" | "descending";
   /** `minmax` scales each signal over one query's candidates, as the Generative Agents code does. */
   normalise: "none" | "minmax";
   relevance: RelevanceBackendName;

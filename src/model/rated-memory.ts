@@ -96,7 +96,7 @@ export class RatedMemory {
         retrieve: (question) =>
           retrieve(store, { scope, query: { text: question }, now, policy })
             .sections.flatMap((s) => s.kept)
-            .map((id) => ({ id, text: store.get(id)!.text })),
+            .map((id) => ({ id, text: store.get(scope, id)!.text })),
         remember: (memory) => store.remember(memory),
         rate: async (text) => (await this.rate(text)).importance,
       },

@@ -23,13 +23,23 @@ export function experimentViews(context: ReportContext): ExperimentView[] {
     });
 }
 
+/** Views grouped by experiment file (its runs, one per ask protocol), in the order of their first run. */
+export function experimentFamilies(views: readonly ExperimentView[]): ExperimentView[][] {
+  const families = new Map<string, ExperimentView[]>();
+  for (const view of views) {
+    const family = view.results.experiment.family;
+    families.set(family, [...(families.get(family) ?? []), view]);
+  }
+  return [...families.values()];
+}
+
 /** The whole of EVALUATION.md, ending in one newline: findings first, then how they were made, then each experiment. */
 export function renderEvaluation(context: ReportContext, options: EvaluationReporterOptions = {}): string {
   const parts = [
     renderTitle(),
     renderFindings(context.findings ?? []),
     renderSetup(context),
-    ...experimentViews(context).map((view) => renderExperiment(context, view, { sections: options.experimentSections })),
+    ...experimentFamilies(experimentViews(context)).map((runs) => renderExperiment(context, runs, { sections: options.experimentSections })),
     ...(options.sections ?? []).map((provider) => provider(context)),
   ];
   return `${parts.map((part) => part.trim()).filter((part) => part !== "").join("\n\n")}\n`;

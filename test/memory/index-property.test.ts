@@ -91,7 +91,7 @@ describe("indexed retrieval", () => {
             if (store.current("u", Number.NEGATIVE_INFINITY).some((m) => m.id === target)) {
               const fix = store.correct(target, {
                 scope: "u",
-                kind: store.get(target)!.kind,
+                kind: store.get("u", target)!.kind,
                 text: o.text,
                 createdAt: now,
                 embedding: o.vector === null ? null : { model: MODEL, vector: o.vector },

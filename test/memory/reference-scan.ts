@@ -52,9 +52,11 @@ export function scanRetrieve(store: MemoryStore, request: RetrieveRequest): Scan
       members = members.filter((_, i) => keep[i]);
       rels = rels.filter((_, i) => keep[i]);
     }
-    let recs = members.map((m) =>
-      recencyScore(now, m.lastAccessedAt, config.kindDecay[m.kind] ?? config.decayRate, config.unitMs),
-    );
+    const decayOf = (m: Memory) => config.kindDecay[m.kind] ?? config.decayRate;
+    let recs =
+      config.recency === "rank"
+        ? rankRecencies(members, config.recencyOrder ?? "descending").map((position, i) => decayOf(members[i]) ** position)
+        : members.map((m) => recencyScore(now, m.lastAccessedAt, decayOf(m), config.unitMs));
     let imps = members.map((m) => importanceScore(m.importance));
     if (config.normalise === "minmax") {
       rels = minmax(rels);
@@ -129,6 +131,16 @@ function relevanceOf(
     }
   }
   return out;
+}
+
+/** Each member's position from 1 in last-access order (ties by id), as rank recency counts it. */
+function rankRecencies(members: Memory[], order: "ascending" | "descending"): number[] {
+  const sorted = [...members].sort((a, b) => {
+    if (a.lastAccessedAt !== b.lastAccessedAt) return order === "ascending" ? a.lastAccessedAt - b.lastAccessedAt : b.lastAccessedAt - a.lastAccessedAt;
+    return a.id < b.id ? -1 : 1;
+  });
+  const position = new Map(sorted.map((m, i) => [m.id, i + 1]));
+  return members.map((m) => position.get(m.id)!);
 }
 
 function minmax(values: number[]): number[] {

@@ -48,12 +48,12 @@ describe("retrieve with the stream preset", () => {
     expect(block.sections.map((s) => s.name)).toEqual(["pooled"]);
     expect(block.sections[0].kept).toEqual(["m1"]);
     expect(block.sections[0].dropped).toEqual([]);
-    expect(store.get("m1")?.lastAccessedAt).toBe(now);
-    expect(store.get("m0")?.lastAccessedAt).toBe(now - 1e9);
+    expect(store.get("u", "m1")?.lastAccessedAt).toBe(now);
+    expect(store.get("u", "m0")?.lastAccessedAt).toBe(now - 1e9);
     store.close();
     const reopened = openStore(file, { tokenizer });
-    expect(reopened.get("m1")?.lastAccessedAt).toBe(now);
-    expect(reopened.get("m0")?.lastAccessedAt).toBe(now - 1e9);
+    expect(reopened.get("u", "m1")?.lastAccessedAt).toBe(now);
+    expect(reopened.get("u", "m0")?.lastAccessedAt).toBe(now - 1e9);
     reopened.close();
   });
 
@@ -307,5 +307,35 @@ describe("retrieve with the ask's relevance shared across policies", () => {
     expect(() => retrieve(store, { scope: "u", query: wordsQuery, now: now + 1, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
     shared.release();
     expect(() => retrieve(store, { scope: "u", query: wordsQuery, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
+  });
+});
+
+describe("rank recency", () => {
+  // Three facts accessed 30, 20 and 10 hours ago, ranked by recency alone.
+  const ranked = (order: "ascending" | "descending" | undefined) => {
+    const store = memoryStore();
+    for (const [id, hoursAgo] of [["old", 30], ["mid", 20], ["new", 10]] as const) {
+      store.remember({ id, scope: "u", kind: "semantic", text: id, createdAt: T0 - 40 * HOUR, lastAccessedAt: T0 - hoursAgo * HOUR });
+    }
+    const policy: RetrievalPolicy = {
+      ...streamPreset,
+      score: { ...streamPreset.score, relevance: "words", weights: [0, 1, 0], decayRate: 0.9, kindDecay: {}, recency: "rank", ...(order ? { recencyOrder: order } : {}) },
+      touch: false,
+    };
+    const section = retrieve(store, { scope: "u", query: { text: "anything" }, now: T0, policy }).sections[0];
+    return section.ranked.map((r) => [r.id, r.rec]);
+  };
+
+  it("descending (the default) gives the most recently accessed position 1: 0.9, 0.81, 0.729, whatever the hours", () => {
+    const rows = ranked(undefined);
+    expect(rows).toEqual(ranked("descending"));
+    expect(rows.map(([id]) => id)).toEqual(["new", "mid", "old"]);
+    expect(rows.map(([, rec]) => rec)).toEqual([0.9, 0.9 ** 2, 0.9 ** 3]);
+  });
+
+  it("ascending, as retrieve.py sorts, gives the least recently accessed position 1", () => {
+    const rows = ranked("ascending");
+    expect(rows.map(([id]) => id)).toEqual(["old", "mid", "new"]);
+    expect(rows.map(([, rec]) => rec)).toEqual([0.9, 0.9 ** 2, 0.9 ** 3]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   importanceScore,
+  rankRecencyScore,
   recencyScore,
   relevanceScore,
   retrievalScore,
@@ -42,4 +43,11 @@ describe("relevanceScore", () => {
 describe("retrievalScore", () => {
   it("sums equally weighted signals", () => expect(retrievalScore(0.8, 0.9, 0.7)).toBeCloseTo(2.4));
   it("weights each signal", () => expect(retrievalScore(0.5, 1, 1, [2, 0, 0.5])).toBe(1.5));
+});
+
+describe("rankRecencyScore", () => {
+  it("is decayRate ** position, counted from 1", () => {
+    expect(rankRecencyScore(1, 0.99)).toBe(0.99);
+    expect(rankRecencyScore(3, 0.99)).toBeCloseTo(0.970299, 12);
+  });
 });

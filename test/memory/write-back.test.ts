@@ -16,7 +16,7 @@ describe("writeBack", () => {
       lastAccessedAt: T0,
       text: "User asked: Which hotel? / Assistant answered: The Alfama one.",
     });
-    expect(store.get("turn-1")).toEqual(m);
+    expect(store.get("u", "turn-1")).toEqual(m);
     const block = retrieve(store, { scope: "u", query: { text: "hotel" }, now: T0, policy: perKindPreset });
     expect(block.sections.find((s) => s.name === "episodic")?.kept).toEqual(["turn-1"]);
   });

@@ -123,7 +123,7 @@ describe("ChatSession", () => {
       expect(session.memory.reflections).toBe(1);
       expect(session.memory.insights).toHaveLength(1);
       const [insight] = session.memory.insights;
-      const stored = session.store.get(insight!.id)!;
+      const stored = session.store.get(DEMO_SCOPE, insight!.id)!;
       expect(stored).toMatchObject({ kind: "semantic", text: "The project values shipping as one file", importance: 9, createdAt: DEMO_NOW + 1000 });
       expect(stored.source).toBe(`reflection:${insight!.evidence.join(",")}`);
       expect(insight!.evidence.length).toBeGreaterThan(0);

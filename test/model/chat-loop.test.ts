@@ -54,7 +54,7 @@ describe("chatTurn", () => {
     expect(result.block.text).toContain("Ada drinks green tea");
     expect(result.now).toBe(42_000);
     expect(result.answer).toBe("Green tea.");
-    expect(store.get("turn-1")).toMatchObject({
+    expect(store.get("ada", "turn-1")).toMatchObject({
       kind: "episodic",
       createdAt: 42_000,
       occurredAt: 42_000,
@@ -73,7 +73,7 @@ describe("chatTurn", () => {
       { model: "nomic-embed-text", input: [stored] },
     ]);
     expect(result.block.sections.flatMap((s) => s.kept)).toHaveLength(2);
-    const turn = store.get("t")!;
+    const turn = store.get("ada", "t")!;
     expect(turn.embeddingModel).toBe("nomic-embed-text");
     expect(Array.from(turn.embedding!)).toEqual(Array.from(Float32Array.from(doubleEmbedding(stored))));
   });
@@ -99,7 +99,7 @@ describe("chatTurn", () => {
       },
       { scope: "ada", user: "What does Ada drink?", id: "rated" },
     );
-    expect(store.get("rated")!.importance).toBe("What does Ada drink?".length % 10);
+    expect(store.get("ada", "rated")!.importance).toBe("What does Ada drink?".length % 10);
     expect(result.importance?.importance).toBe("What does Ada drink?".length % 10);
     expect(result.requestTokens).toBe(countRequest(tokenizer, result.messages));
   });

@@ -41,7 +41,7 @@ describe("RatedMemory", () => {
     const { client, store, memory } = rated();
     const stored = await memory.remember([fact("a", "Ada waters her garden", 9), fact("b", "a boring errand"), fact("c", "shrug")], 0);
     expect(stored.map((m) => [m.id, m.importance])).toEqual([["a", 7], ["b", 1], ["c", 4]]);
-    expect(store.get("a")!.importance).toBe(7);
+    expect(store.get("ada", "a")!.importance).toBe(7);
     expect(memory.importance).toEqual({ rated: 3, fallbacks: 1 });
     expect(client.chats.every((r) => r.options?.seed === 2)).toBe(true);
   });
@@ -50,7 +50,7 @@ describe("RatedMemory", () => {
     const { store, memory } = rated();
     const turn = await memory.turn({ user: "I planted roses.", id: "t1" }, 1000);
     expect(turn.importance).toMatchObject({ importance: 7, fallback: false });
-    expect(store.get("t1")).toMatchObject({ kind: "episodic", importance: 7, createdAt: 1000 });
+    expect(store.get("ada", "t1")).toMatchObject({ kind: "episodic", importance: 7, createdAt: 1000 });
   });
 
   it("reflects once the rated importance reaches the threshold, then counts afresh", async () => {
@@ -61,7 +61,7 @@ describe("RatedMemory", () => {
     // 7 + 7 = 14: one reflection, one insight citing the memory it was shown first.
     expect(memory.reflections).toBe(1);
     expect(memory.insights).toHaveLength(1);
-    const insight = store.get(memory.insights[0]!.id)!;
+    const insight = store.get("ada", memory.insights[0]!.id)!;
     expect(insight).toMatchObject({ kind: "semantic", text: "Ada cares about her garden", createdAt: 10, importance: 7 });
     expect(insight.source).toMatch(/^reflection:/);
     // The insight's own 7 is not counted towards the next reflection; a new 7 alone is under 14.

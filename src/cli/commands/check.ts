@@ -28,7 +28,10 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
   }
   const experiments = [];
   for (const file of experimentFiles(args.files)) {
-    experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
+    const loaded = await loadOrSkip(file, args, explicit);
+    const output = outputFor(file, args.out);
+    // Each run (one per ask protocol the file lists) records results of its own.
+    for (const run of "skipped" in loaded ? [loaded] : loaded) experiments.push({ file, loaded: run, output });
   }
   // A damaged recorded file is named before any experiment runs (--update re-records it instead).
   if (!args.update) {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { importConversations } from "../../datasets/conversations/index.js";
+import { importConversations, type ProtocolSettings } from "../../datasets/conversations/index.js";
 import { LOCOMO_SHA256, loadLocomo, toScenarios } from "../../datasets/locomo/index.js";
 import type { DatasetResolver, DatasetScenarios, ResolvedDataset } from "../../harness/experiment/load.js";
 import { readYaml } from "../../harness/files/load-yaml.js";
@@ -8,12 +8,13 @@ import type { DataArgs } from "../app.js";
 
 /** Imports the datasets experiments name: LoCoMo from the path the user gave, a conversation file from the experiment's folder. */
 export function datasetResolver(data: DataArgs): DatasetResolver {
-  return async (dataset) => ("locomo" in dataset ? importLocomo(dataset, data) : importConversationFile(dataset));
+  return async (dataset, _file, protocol) =>
+    "locomo" in dataset ? importLocomo(dataset, data, protocol) : importConversationFile(dataset, protocol);
 }
 
-function importLocomo(dataset: Extract<ResolvedDataset, { locomo: unknown }>, data: DataArgs): DatasetScenarios {
+function importLocomo(dataset: Extract<ResolvedDataset, { locomo: unknown }>, data: DataArgs, protocol: ProtocolSettings): DatasetScenarios {
   const { samples, sha256 } = loadLocomo(data.locomo, { expectedSha256: data.acceptLocomoHash ? false : LOCOMO_SHA256 });
-  const { scenarios, stats, conversion } = toScenarios(samples, dataset.locomo);
+  const { scenarios, stats, conversion } = toScenarios(samples, { ...dataset.locomo, protocol });
   return {
     scenarios: scenarios.map((spec) => ({ spec, origin: `locomo:${spec.name}`, sha256 })),
     datasets: [
@@ -27,10 +28,14 @@ function importLocomo(dataset: Extract<ResolvedDataset, { locomo: unknown }>, da
   };
 }
 
-async function importConversationFile(dataset: Extract<ResolvedDataset, { format: "conversations" }>): Promise<DatasetScenarios> {
+async function importConversationFile(
+  dataset: Extract<ResolvedDataset, { format: "conversations" }>,
+  protocol: ProtocolSettings,
+): Promise<DatasetScenarios> {
   const { scenarios, stats, sha256 } = await importConversations(dataset.file, {
     categories: dataset.categories,
     observations: dataset.observations,
+    protocol,
   });
   return {
     scenarios: scenarios.map((spec) => ({ spec, origin: `${dataset.file} (conversation ${spec.name})`, sha256 })),

@@ -90,7 +90,7 @@ export async function runDemo(): Promise<string> {
       say();
       say(`Memories of "${SCOPE}":`);
       for (const m of [...MEMORIES, CORRECTION]) {
-        const stored = store.get(m.id as string)!;
+        const stored = store.get(SCOPE, m.id as string)!;
         const when = stored.occurredAt === null ? "" : ` [${new Date(stored.occurredAt).toISOString().slice(0, 10)}]`;
         const status = m.id === CORRECTED ? ` (corrected by ${CORRECTION.id})` : "";
         say(`  ${pad(stored.id, 16)}${pad(stored.kind, 10)}${pad(`${stored.tokens} tok`, 8)}${stored.text}${when}${status}`);

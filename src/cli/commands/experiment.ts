@@ -45,7 +45,10 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, war
   // Load (and so validate) every file before running any, so a bad file costs no run time.
   const experiments = [];
   for (const file of experimentFiles(args.files)) {
-    experiments.push({ file, loaded: await loadOrSkip(file, args, explicit), output: outputFor(file, args.out) });
+    const loaded = await loadOrSkip(file, args, explicit);
+    const output = outputFor(file, args.out);
+    // Each run (one per ask protocol the file lists) records results of its own.
+    for (const run of "skipped" in loaded ? [loaded] : loaded) experiments.push({ file, loaded: run, output });
   }
   const touched = new Map<string, Touched>();
   const touch = (output: Output) => touched.get(output.dir) ?? touched.set(output.dir, { output, ran: [], changed: false }).get(output.dir)!;

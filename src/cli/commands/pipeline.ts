@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { globSync } from "tinyglobby";
 import { importStatsSchema, repairSummary } from "../../datasets/conversations/index.js";
 import { loadGemmaTokenizer } from "../../memory/index.js";
-import { type Experiment, loadExperiment } from "../../harness/experiment/load.js";
+import { type Experiment, loadExperiments } from "../../harness/experiment/load.js";
 import { buildManifest } from "../../harness/results/manifest.js";
 import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
@@ -52,15 +52,15 @@ export function experimentFiles(files: string[]): string[] {
 }
 
 /**
- * Loads an experiment, or says why it must be skipped: with no files named, an experiment whose
+ * Loads an experiment as its runs (one per ask protocol it lists), or says why it must be skipped: with no files named, an experiment whose
  * dataset is absent is skipped with a message; named explicitly, the missing data is an error.
  */
-export async function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Promise<Experiment | { skipped: string }> {
+export async function loadOrSkip(file: string, data: DataArgs, explicit: boolean): Promise<Experiment[] | { skipped: string }> {
   if (!explicit) {
     const reason = missingDataset(file, data);
     if (reason) return { skipped: reason };
   }
-  return loadExperiment(file, datasetResolver(data));
+  return loadExperiments(file, datasetResolver(data));
 }
 
 /** One line on what a dataset import read and repaired, or nothing for an experiment without one. */

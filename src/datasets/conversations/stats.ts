@@ -14,7 +14,7 @@ export const REPAIRS = [
   { key: "unknownEvidence", what: "evidence ids that name no imported turn", done: "dropped" },
   { key: "duplicateEvidence", what: "evidence ids listed twice in one question", done: "kept once" },
   { key: "questionsWithoutEvidence", what: "questions left with no evidence", done: "not asked" },
-  { key: "askedAtBeforeLastSession", what: "askedAt before the last session", done: "asked after the last session" },
+  { key: "askedAtTooEarly", what: "askedAt earlier than the ask protocol allows", done: "asked at the earliest time it allows" },
   { key: "conversationsWithoutQuestions", what: "conversations left with no question", done: "not run" },
 ] as const;
 

@@ -1,5 +1,5 @@
 import type { AskSpec, MemorySpec, ScenarioSpec, StepSpec } from "../../harness/scenario/schema.js";
-import { type AskProtocol, askTime } from "./ask-time.js";
+import { askTime, type ProtocolSettings } from "./ask-time.js";
 import { type Conversation, parseIsoTime, type Question, type Session } from "./schema.js";
 import { countRepair, type ImportStats, NO_CATEGORY } from "./stats.js";
 
@@ -11,16 +11,13 @@ import { countRepair, type ImportStats, NO_CATEGORY } from "./stats.js";
  * data gets wrong and can be repaired is repaired here and counted in the stats.
  */
 
-/** The data has no importance ratings, so every memory gets the scale's midpoint. */
-export const CONVERSATION_IMPORTANCE = 5;
-
 export interface ScenarioOptions {
   /** Import observations as semantic memories; default true. */
   observations?: boolean;
   /** Ask only questions of these categories; default every question. */
   categories?: readonly string[];
-  /** When questions are asked; default "end". */
-  protocol?: AskProtocol;
+  /** When questions are asked; default "end" with seed 1. */
+  protocol?: ProtocolSettings;
   /** Appended to each scenario's description, such as the dataset's source and licence. */
   credit?: string;
 }
@@ -41,14 +38,17 @@ export function conversationToScenario(conversation: Conversation, options: Scen
   const sessions = inDateOrder(conversation, stats, where);
   const turnIds = importedTurnIds(sessions, stats, where);
   const lastSession = sessions[sessions.length - 1].time;
+  const turnTime = new Map(sessions.flatMap(({ session, time }) => session.turns.map((turn) => [turn.id, time] as const)));
+  const protocol = options.protocol ?? { protocol: "end", seed: 1 };
 
   const events: Event[] = sessions.map((session) => ({ time: session.time, session }));
   let asked = 0;
   for (const question of conversation.questions) {
     const ask = askFor(question, turnIds, options, stats, where);
     if (ask === undefined) continue;
-    const time = askTime(question, { lastSession }, options.protocol ?? "end");
-    if (time.clamped) countRepair(stats, "askedAtBeforeLastSession", `${where} ${question.id}: ${question.askedAt}`);
+    const newestEvidence = Math.max(...ask.expect.map((id) => turnTime.get(id)!));
+    const time = askTime(question, { lastSession, newestEvidence, conversation: conversation.id }, protocol);
+    if (time.clamped) countRepair(stats, "askedAtTooEarly", `${where} ${question.id}: ${question.askedAt}`);
     events.push({ time: time.at, ask });
     asked += 1;
   }
@@ -125,7 +125,7 @@ function turnMemory(turn: Session["turns"][number], time: number): MemorySpec {
     id: turn.id,
     kind: "episodic",
     text: `${turn.speaker}: ${turn.text.trim()}`,
-    importance: CONVERSATION_IMPORTANCE,
+    // No importance: the data has no ratings, and an unrated memory gets the midpoint, unperturbed.
     occurred: { at: time },
     source: turn.id,
   };
@@ -150,7 +150,6 @@ function observationMemory(
     id: observation.id,
     kind: "semantic",
     text: observation.text.trim(),
-    importance: CONVERSATION_IMPORTANCE,
   };
   // Listed comma-separated: ids cannot contain a comma.
   if (sources.length > 0) memory.source = sources.join(",");
@@ -197,6 +196,12 @@ function askFor(
   };
 }
 
+const ASKED = {
+  end: "asked after the last session",
+  online: "each asked at a seeded random time between the session holding its newest evidence and the last session",
+  immediate: "each asked right after the session holding its newest evidence",
+} as const;
+
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -206,7 +211,7 @@ function describe(conversation: Conversation, sessions: DatedSession[], asked: n
   return (
     `${head}: ${plural(sessions.length, "session")} from ${isoDay(sessions[0].time)} to ${isoDay(sessions[sessions.length - 1].time)}, ` +
     `each turn an episodic memory${options.observations ? " and each annotated observation a semantic one" : ""}, ` +
-    `then ${plural(asked, "question")}${categories} whose gold ids are their evidence turns.` +
+    `with ${plural(asked, "question")}${categories} whose gold ids are their evidence turns, ${ASKED[options.protocol?.protocol ?? "end"]}.` +
     (options.credit ? ` ${options.credit}` : "")
   );
 }

@@ -1,6 +1,7 @@
 import type { ScenarioSpec } from "../../harness/scenario/schema.js";
 import { userError } from "../../shared/errors.js";
 import { ScenarioCollector } from "../conversations/import.js";
+import type { ProtocolSettings } from "../conversations/ask-time.js";
 import { conversationSchema } from "../conversations/schema.js";
 import type { ImportStats } from "../conversations/stats.js";
 import { categoryLabel, DEFAULT_LOCOMO_CATEGORIES, isLocomoCategory, type LocomoCategoryId } from "./categories.js";
@@ -17,6 +18,8 @@ export interface ToScenariosOptions {
   categories?: readonly number[];
   /** Each observation becomes a semantic memory linked to its turns; default true. */
   observations?: boolean;
+  /** When the questions are asked; default after the last session. */
+  protocol?: ProtocolSettings;
 }
 
 export interface LocomoScenarios {
@@ -48,6 +51,7 @@ export function toScenarios(samples: readonly LocomoSample[], options: ToScenari
     categories: chosenCategories(options.categories).map(categoryLabel),
     observations: options.observations ?? true,
     credit: LOCOMO_CREDIT,
+    ...(options.protocol === undefined ? {} : { protocol: options.protocol }),
   });
   for (const sample of samples) collector.add(conversationSchema.parse(locomoToConversation(sample, conversion)));
   const { scenarios, stats } = collector.result("the LoCoMo data");

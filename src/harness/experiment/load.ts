@@ -14,7 +14,7 @@ import { policySchema } from "../policy/schema.js";
 import { type ResolvedSweep, resolveSweep } from "../sweep/points.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
-import { type DatasetSpec, experimentSchema, type ExperimentSpec } from "./schema.js";
+import { type AskProtocol, type DatasetSpec, experimentRuns, experimentSchema, type ExperimentSpec } from "./schema.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export interface ResolvedAblation {
@@ -43,12 +43,24 @@ export type ResolvedDataset =
       recorded: string;
     });
 
-/** Imports a dataset named in an experiment; injected so the harness does not depend on importers. */
-export type DatasetResolver = (dataset: ResolvedDataset, experimentFile: string) => Promise<DatasetScenarios>;
+/**
+ * Imports a dataset named in an experiment, asking its questions as the run's protocol says;
+ * injected so the harness does not depend on importers.
+ */
+export type DatasetResolver = (
+  dataset: ResolvedDataset,
+  experimentFile: string,
+  protocol: { protocol: AskProtocol; seed: number },
+) => Promise<DatasetScenarios>;
 
 export interface Experiment {
+  /** The experiment file's settings, `name` being this run's (see experimentRuns). */
   spec: ExperimentSpec;
   file: string;
+  /** The experiment's own name, shared by its runs. */
+  family: string;
+  /** The ask protocol of this run, for experiments on a dataset. */
+  protocol?: AskProtocol;
   /** The baseline first, then the others in file order. */
   ablations: ResolvedAblation[];
   /** The sweep's points, when the experiment sweeps policy parameters. */
@@ -121,26 +133,60 @@ export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedData
   return { ...dataset, file: found, recorded: paths.recorded(found) };
 }
 
-export async function loadExperiment(file: string, importDataset?: DatasetResolver): Promise<Experiment> {
+/**
+ * Loads an experiment file as the runs it asks for: one, or one per ask protocol it lists. Each
+ * run imports its dataset with its own protocol and records its own results.
+ */
+export async function loadExperiments(file: string, importDataset?: DatasetResolver): Promise<Experiment[]> {
   const spec = loadYaml(file, experimentSchema);
   const preset = basePolicy(file, spec);
   const base = applyPatch(preset.policy, spec.policyPatch);
   validate(`${file} (policy)`, policySchema, base);
   const ablations = resolveAblations(file, spec, base);
   const sweep = spec.sweep === undefined ? undefined : resolveSweep(file, spec.sweep, base);
-
   const paths = new ExperimentPaths(file, spec.allowOutside);
   const dataset = resolveDataset(file, spec);
-  const scenarios = resolveScenarioFiles(paths, spec.scenarios).map(loadScenario);
-  let datasets: DatasetScenarios["datasets"] = [];
-  let importStats: Record<string, unknown> | undefined;
-  if (dataset) {
-    if (!importDataset) throw fileError(file, "at dataset: this command cannot import datasets");
-    const imported = await importDataset(dataset, file);
-    scenarios.push(...imported.scenarios);
-    datasets = imported.datasets;
-    importStats = imported.importStats;
+  const files = resolveScenarioFiles(paths, spec.scenarios);
+  const runs: Experiment[] = [];
+  for (const run of experimentRuns(spec)) {
+    const scenarios = files.map(loadScenario);
+    let datasets: DatasetScenarios["datasets"] = [];
+    let importStats: Record<string, unknown> | undefined;
+    if (dataset) {
+      if (!importDataset) throw fileError(file, "at dataset: this command cannot import datasets");
+      const imported = await importDataset(dataset, file, { protocol: run.protocol ?? "end", seed: run.askSeed });
+      scenarios.push(...imported.scenarios);
+      datasets = imported.datasets;
+      importStats = imported.importStats;
+    }
+    runs.push(
+      assemble(file, { ...spec, name: run.name }, ablations, scenarios, datasets, importStats, {
+        family: spec.name,
+        ...(run.protocol === undefined ? {} : { protocol: run.protocol, askSeed: run.askSeed }),
+        ...(sweep === undefined ? {} : { sweep }),
+        ...(preset.text === undefined ? {} : { presetText: preset.text }),
+      }),
+    );
   }
+  return runs;
+}
+
+/** Loads an experiment file that asks for one run, as most do. */
+export async function loadExperiment(file: string, importDataset?: DatasetResolver): Promise<Experiment> {
+  const runs = await loadExperiments(file, importDataset);
+  if (runs.length !== 1) throw fileError(file, `at dataset.protocols: this command runs one protocol at a time, and the file lists ${runs.length}`);
+  return runs[0];
+}
+
+function assemble(
+  file: string,
+  spec: ExperimentSpec,
+  ablations: ResolvedAblation[],
+  scenarios: Scenario[],
+  datasets: DatasetScenarios["datasets"],
+  importStats: Record<string, unknown> | undefined,
+  run: Pick<Experiment, "family" | "protocol" | "sweep"> & { askSeed?: number; presetText?: string },
+): Experiment {
   checkEmbeddings(file, ablations, scenarios);
   const names = new Set<string>();
   for (const scenario of scenarios) {
@@ -151,10 +197,13 @@ export async function loadExperiment(file: string, importDataset?: DatasetResolv
   }
 
   const hash = createHash("sha256").update(readFileSync(file));
-  if (preset.text !== undefined) hash.update(`policy:${preset.text}`);
+  if (run.presetText !== undefined) hash.update(`policy:${run.presetText}`);
   for (const s of [...scenarios].sort((a, b) => byCodeUnit(a.spec.name, b.spec.name))) hash.update(`${s.spec.name}:${s.sha256}`);
   for (const d of datasets) hash.update(`${d.name}:${d.sha256}`);
-  return { spec, file, ablations, ...(sweep === undefined ? {} : { sweep }), scenarios, datasets, importStats, hash: hash.digest("hex") };
+  // A dataset's scenarios carry the data file's hash; the ask times come from the protocol.
+  if (run.protocol !== undefined) hash.update(`protocol:${run.protocol}:${run.askSeed}`);
+  const { askSeed: _, presetText: __, ...named } = run;
+  return { spec, file, ...named, ablations, scenarios, datasets, importStats, hash: hash.digest("hex") };
 }
 
 /** The policy the experiment starts from: a built-in preset, or a preset file (with its text, for the hash). */

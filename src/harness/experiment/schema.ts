@@ -25,11 +25,45 @@ export const variationSchema = z
     distractors: z.number().int().min(0).default(0),
     /** Shuffle the order of memories written together, and of consecutive asks. */
     shuffle: z.boolean().default(false),
-    /** Importance ratings move by a whole number drawn from [−noise, +noise], clamped to 1–10. */
+    /**
+     * Importance ratings move by a whole number drawn from [−noise, +noise], clamped to 1–10, as
+     * a rater's judgement would vary. Only memories rated in their scenario are moved.
+     */
     importanceNoise: z.number().int().min(0).max(9).default(0),
+    /**
+     * The same noise for unrated memories (every memory of a dataset without ratings): 0 unless an
+     * experiment studies what noise on a constant does, since min-max scaling stretches it over
+     * the whole range.
+     */
+    unratedImportanceNoise: z.number().int().min(0).max(9).default(0),
   })
   .strict();
 export type Variation = z.output<typeof variationSchema>;
+
+/** When a benchmark's questions are asked; see src/datasets/conversations/ask-time.ts. */
+export const ASK_PROTOCOLS = ["end", "online", "immediate"] as const;
+export type AskProtocol = (typeof ASK_PROTOCOLS)[number];
+
+const protocolFields = {
+  /**
+   * When questions are asked, which decides what recency can do: `end` (default, after the last
+   * session), `online` (at a seeded time between a question's newest evidence and the end) or
+   * `immediate` (right after its newest evidence).
+   */
+  protocol: z.enum(ASK_PROTOCOLS).optional(),
+  /** Several protocols: the experiment runs once per protocol, each run with results of its own. */
+  protocols: z
+    .array(z.enum(ASK_PROTOCOLS))
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, "each protocol once")
+    .optional(),
+  /** Seeds the ask times of the online protocol. */
+  askSeed: z.number().int().min(0).default(1),
+};
+
+const oneProtocolField = (dataset: { protocol?: unknown; protocols?: unknown }) =>
+  dataset.protocol === undefined || dataset.protocols === undefined;
+const ONE_PROTOCOL_FIELD = { message: "give protocol or protocols, not both", path: ["protocols"] };
 
 const locomoSourceSchema = z
   .object({
@@ -37,8 +71,10 @@ const locomoSourceSchema = z
     categories: z.array(z.number().int().min(1).max(5)).min(1).default([1, 2, 3, 4]),
     /** Import the dataset's observations as semantic memories linked to their turns. */
     observations: z.boolean().default(true),
+    ...protocolFields,
   })
-  .strict();
+  .strict()
+  .refine(oneProtocolField, ONE_PROTOCOL_FIELD);
 
 /** A conversation JSON Lines file (see schemas/conversation.schema.json): any benchmark, or your own data. */
 export const conversationsSourceSchema = z
@@ -50,8 +86,10 @@ export const conversationsSourceSchema = z
     categories: z.array(z.string().min(1)).min(1).optional(),
     /** Import each session's observations as semantic memories linked to their source turns. */
     observations: z.boolean().default(true),
+    ...protocolFields,
   })
-  .strict();
+  .strict()
+  .refine(oneProtocolField, ONE_PROTOCOL_FIELD);
 
 export const datasetSchema = z.union([z.object({ locomo: locomoSourceSchema }).strict(), conversationsSourceSchema]);
 export type DatasetSpec = z.output<typeof datasetSchema>;
@@ -76,7 +114,7 @@ export const experimentSchema = z
     baseline: nameSchema.default("full"),
     ablations: z.array(z.union([nameSchema, customAblationSchema])).min(1),
     seeds: z.array(z.number().int().min(0)).min(1),
-    variation: variationSchema.default({ jitter: 0, distractors: 0, shuffle: false, importanceNoise: 0 }),
+    variation: variationSchema.default({ jitter: 0, distractors: 0, shuffle: false, importanceNoise: 0, unratedImportanceNoise: 0 }),
     k: z.array(z.number().int().positive()).min(1).default([1, 3, 5]),
     /** Count a memory whose `source` is a gold id as that gold memory (e.g. an observation for its turn). */
     matchSource: z.boolean().default(false),
@@ -118,3 +156,21 @@ export function headlineMetrics(spec: Pick<ExperimentSpec, "headline" | "k">): s
   return spec.headline ?? [`recall_any@${Math.min(...spec.k)}`, "coverage"];
 }
 export type ExperimentSpec = z.output<typeof experimentSchema>;
+
+/** One run of an experiment: the whole experiment, or one of its ask protocols. */
+export interface ExperimentRun {
+  /** The run's name: the experiment's, suffixed with the protocol when the file lists several. */
+  name: string;
+  protocol?: AskProtocol;
+  askSeed: number;
+}
+
+/** The runs an experiment file asks for: one per protocol it lists, otherwise one. */
+export function experimentRuns(spec: ExperimentSpec): ExperimentRun[] {
+  const dataset = spec.dataset === undefined ? undefined : "locomo" in spec.dataset ? spec.dataset.locomo : spec.dataset;
+  if (dataset === undefined) return [{ name: spec.name, askSeed: 1 }];
+  if (dataset.protocols !== undefined) {
+    return dataset.protocols.map((protocol) => ({ name: `${spec.name}-${protocol}`, protocol, askSeed: dataset.askSeed }));
+  }
+  return [{ name: spec.name, protocol: dataset.protocol ?? "end", askSeed: dataset.askSeed }];
+}

@@ -36,6 +36,20 @@ function pooledPatch(base: RetrievalPolicy): PolicyPatch {
   };
 }
 
+/**
+ * retrieve.py's new_retrieve: recency 0.99 ** position over the candidates sorted by last access,
+ * every signal min-max scaled, gw = [0.5, 3, 2] for recency, relevance and importance, the top 30.
+ * One decay for every kind, as the code has no kinds; the section quotas still apply.
+ */
+function gaCodePatch(order: "ascending" | "descending"): (base: RetrievalPolicy) => PolicyPatch {
+  const top30 = Object.fromEntries(KINDS.map((kind) => [kind, { limit: 30 }]));
+  return () => ({
+    score: { recency: "rank", recencyOrder: order, decayRate: 0.99, kindDecay: everyKind(0.99), normalise: "minmax", weights: [3, 0.5, 2] },
+    sections: top30,
+    pooled: { limit: 30 },
+  });
+}
+
 export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
   { name: "full", note: "the whole system, the baseline every other ablation is a patch of", patch: () => ({}) },
   { name: "relevance-only", note: "relevance alone, as in plain retrieval-augmented generation", patch: () => ({ score: { weights: [1, 0, 0] } }) },
@@ -52,8 +66,15 @@ export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
   { name: "pooled", note: "one ranking over every kind, at the same score and the same total token budget", patch: pooledPatch },
   {
     name: "ga-code",
-    note: "the settings of the Generative Agents code",
-    patch: () => ({ score: { normalise: "minmax", weights: [3, 0.5, 2] } }),
+    note:
+      "retrieve.py of joonspk-research/generative_agents as written (new_retrieve, extract_recency): " +
+      "recency by position in last-access order with the least recently accessed first, an inversion others have documented",
+    patch: gaCodePatch("ascending"),
+  },
+  {
+    name: "ga-code-fixed",
+    note: "the same retrieve.py settings with the most recently accessed first, as the paper intends: what the inversion costs",
+    patch: gaCodePatch("descending"),
   },
   { name: "bm25", note: "BM25 instead of shared words", patch: () => ({ score: { relevance: "bm25" } }) },
   {

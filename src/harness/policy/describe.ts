@@ -98,7 +98,13 @@ function scoreSettings(score: ScoreConfig, name: SectionName): Setting[] {
   ];
   // Recency, and with it its decay, only matters when it is weighed.
   if (score.weights[1] !== 0 || score.normalise === "minmax") {
-    settings.push({ label: "decay", value: `${rates} per ${unitName(score.unitMs)}` });
+    if (score.recency === "rank") {
+      const first = score.recencyOrder === "ascending" ? "least" : "most";
+      settings.push({ label: "recency", value: `by position in last-access order, the ${first} recently accessed first` });
+      settings.push({ label: "decay", value: `${rates} per position` });
+    } else {
+      settings.push({ label: "decay", value: `${rates} per ${unitName(score.unitMs)}` });
+    }
   }
   if (score.normalise !== "none") settings.push({ label: "normalise", value: score.normalise });
   if (score.stopwords !== undefined) settings.push({ label: "stopwords", value: score.stopwords ? "removed" : "kept" });

@@ -36,6 +36,23 @@ function askInfo(spec: ScenarioSpec): AskInfo[] {
   return asks;
 }
 
+/**
+ * How many of the experiment's memories (scenario memories and distractor pools) carry an
+ * importance rating of their own, and the noise each kind got: a report says which ratings are real.
+ */
+export function importanceInfo(experiment: Experiment): ExperimentResults["experiment"]["importance"] {
+  let rated = 0;
+  let unrated = 0;
+  for (const { spec } of experiment.scenarios) {
+    for (const m of [...spec.steps.flatMap((step) => step.remember ?? []), ...spec.pool]) {
+      if (m.importance === undefined) unrated++;
+      else rated++;
+    }
+  }
+  const { importanceNoise, unratedImportanceNoise } = experiment.spec.variation;
+  return { rated, unrated, noise: importanceNoise, unratedNoise: unratedImportanceNoise };
+}
+
 /** `file` is the experiment file as the results should name it (see ExperimentInfo.file). */
 export function buildResults(experiment: Experiment, trials: Trial[], manifest: Manifest, file = experiment.file): ExperimentResults {
   const { spec } = experiment;
@@ -43,6 +60,8 @@ export function buildResults(experiment: Experiment, trials: Trial[], manifest: 
     format: RESULTS_FORMAT,
     experiment: {
       name: spec.name,
+      family: experiment.family,
+      ...(experiment.protocol === undefined ? {} : { protocol: experiment.protocol }),
       file,
       description: spec.description.trim(),
       baseline: spec.baseline,
@@ -58,6 +77,7 @@ export function buildResults(experiment: Experiment, trials: Trial[], manifest: 
       matchSource: spec.matchSource,
       cluster: spec.cluster,
       headline: headlineMetrics(spec),
+      importance: importanceInfo(experiment),
       scenarios: scenarioInfo(experiment),
       ...(experiment.importStats ? { importStats: experiment.importStats } : {}),
     },

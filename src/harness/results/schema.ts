@@ -69,6 +69,8 @@ export const storedResultsSchema = z.object({
   format: z.literal(RESULTS_FORMAT),
   experiment: z.object({
     name: z.string(),
+    family: z.string(),
+    protocol: z.enum(["end", "online", "immediate"]).optional(),
     file: z.string(),
     description: z.string(),
     baseline: z.string(),
@@ -80,6 +82,7 @@ export const storedResultsSchema = z.object({
     matchSource: z.boolean(),
     cluster: z.enum(["scenario", "ask", "none"]),
     headline: z.array(z.string()),
+    importance: z.object({ rated: z.number(), unrated: z.number(), noise: z.number(), unratedNoise: z.number() }),
     scenarios: z.array(
       z.object({
         name: z.string(),

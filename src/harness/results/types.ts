@@ -65,7 +65,12 @@ export interface ScenarioInfo {
 }
 
 export interface ExperimentInfo {
+  /** The run's name: the experiment's, suffixed with its ask protocol when the file lists several. */
   name: string;
+  /** The experiment's own name, shared by the runs of one file. */
+  family: string;
+  /** When the questions were asked, for experiments on a dataset (see the experiment file's protocol). */
+  protocol?: "end" | "online" | "immediate";
   /** The experiment file: relative to the project for its own experiments, else the file's name alone. */
   file: string;
   description: string;
@@ -83,6 +88,11 @@ export interface ExperimentInfo {
   cluster: "scenario" | "ask" | "none";
   /** The metrics the findings and main tables report. */
   headline: string[];
+  /**
+   * Memories with an importance rating of their own and without (those get the midpoint), and
+   * the seed noise each kind got (see the experiment's variation).
+   */
+  importance: { rated: number; unrated: number; noise: number; unratedNoise: number };
   scenarios: ScenarioInfo[];
   /** Dataset import figures (counts, dropped evidence ids), when scenarios came from a dataset. */
   importStats?: Record<string, unknown>;

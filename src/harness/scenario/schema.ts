@@ -42,7 +42,11 @@ const memorySpecSchema = z
     id: idSchema,
     kind: z.enum(KINDS),
     text: z.string().min(1),
-    importance: z.number().min(1).max(10).default(5),
+    /**
+     * A 1–10 rating of the memory's own. Without one the memory is unrated: it gets the scale's
+     * midpoint and no seed's noise (a constant is not a rating to perturb).
+     */
+    importance: z.number().min(1).max(10).optional(),
     /** When the event happened (episodic). */
     occurred: timeSchema.optional(),
     /** Last access, when it is not the moment of writing. */

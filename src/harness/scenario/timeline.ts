@@ -1,4 +1,4 @@
-import type { NewMemory } from "../../memory/types.js";
+import { DEFAULT_IMPORTANCE, type NewMemory } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
 import { createRng, type Rng } from "../stats/rng.js";
 import type { AskSpec, DistractorSpec, MemorySpec, ScenarioSpec, TimeSpec } from "./schema.js";
@@ -24,7 +24,11 @@ export function buildTimeline(scenario: ScenarioSpec, seed: number, variation: V
     shuffle: rng.fork("shuffle"),
     importance: rng.fork("importance"),
   };
-  const noisy = (importance: number) => withNoise(importance, variation.importanceNoise, streams.importance);
+  // Unrated memories get the midpoint; each kind of memory moves by its own declared noise.
+  const noisy = (importance: number | undefined) =>
+    importance === undefined
+      ? withNoise(DEFAULT_IMPORTANCE, variation.unratedImportanceNoise, streams.importance)
+      : withNoise(importance, variation.importanceNoise, streams.importance);
 
   const events: TimelineEvent[] = [];
   let now = scenario.start;
@@ -58,7 +62,7 @@ function toNewMemory(
   scope: string,
   m: MemorySpec | (DistractorSpec & { id: string; corrects?: string }),
   now: number,
-  noisy: (importance: number) => number,
+  noisy: (importance: number | undefined) => number,
 ): NewMemory {
   return {
     id: m.id,
@@ -82,7 +86,7 @@ function insertDistractors(
   scenario: ScenarioSpec,
   count: number,
   rng: Rng,
-  noisy: (importance: number) => number,
+  noisy: (importance: number | undefined) => number,
 ): void {
   const lastAsk = events.map((e) => e.type).lastIndexOf("ask");
   const slots = events.flatMap((e, i) => (e.type === "remember" && i < lastAsk ? [e] : []));

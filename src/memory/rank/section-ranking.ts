@@ -61,7 +61,8 @@ export class SectionRanking {
     this.minCost = view.minTokens(kind);
     this.matched = matched;
     this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, recency);
-    // Min-max scaling needs each signal's range over every candidate before any total exists.
+    // Rank recency and min-max scaling need every candidate before any total exists.
+    if (this.signals.byRank) this.signals.positionsOver(this.everyCandidate());
     if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
   }
 
@@ -269,6 +270,16 @@ export class SectionRanking {
       if (values[slot] > max && this.isCurrent(slot) && (kind === null || view.kind[slot] === kind)) max = values[slot];
     }
     return max;
+  }
+
+  /** Every candidate's slot (no bound is claimed yet, so the walk visits them all). */
+  private everyCandidate(): number[] {
+    const slots: number[] = [];
+    this.walk(Number.NEGATIVE_INFINITY, (slot) => {
+      slots.push(slot);
+      return Number.NEGATIVE_INFINITY;
+    });
+    return slots;
   }
 
   /** Each signal's range over every candidate (the walk visits them all with no bar). */

@@ -9,10 +9,12 @@
  * total too. Recency `decay ** units` only falls as a memory ages (it is constant for a decay of
  * 1 or more, which clamps to 1), so an older memory's recency is at most a newer one's; the
  * margins cover `**` being a few units in the last place off monotone. The bounds need finite
- * weights and decay rates of at least 0 (the policy schema asks for both); otherwise no bound is
- * claimed and every candidate is scored.
+ * weights and decay rates of at least 0 (the policy schema asks for both), and recency by time:
+ * otherwise no bound is claimed and every candidate is scored. Recency by rank (a position among
+ * every candidate) is fixed before any score, like min-max ranges.
  */
-import { importanceScore, recencyScore, retrievalScore } from "../scoring.js";
+import { byCodeUnit } from "../../shared/order.js";
+import { importanceScore, rankRecencyScore, recencyScore, retrievalScore } from "../scoring.js";
 import { KINDS, type ScoreConfig } from "../types.js";
 import type { Candidates } from "./candidates.js";
 import type { RankView } from "./view.js";
@@ -58,6 +60,8 @@ export class SectionSignals {
   private ranges: SignalRanges | null = null;
   /** Per kind, the shared recency of its decay setting, or null to compute every time. */
   private readonly memoOf: (Float64Array | null)[];
+  /** Under rank recency: each candidate's position in last-access order, from 1. */
+  private positions: Map<number, number> | null = null;
 
   constructor(
     private readonly view: RankView,
@@ -68,9 +72,10 @@ export class SectionSignals {
     memo?: RecencyMemo,
   ) {
     this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
-    this.memoOf = this.decayOf.map((d) => (memo === undefined ? null : memo(d, config.unitMs)));
+    // Rank recency depends on the section's candidates, so only time recency is shared.
+    this.memoOf = this.decayOf.map((d) => (memo === undefined || config.recency === "rank" ? null : memo(d, config.unitMs)));
     this.decayLog = this.decayOf.map((d) => (d >= 0 && d < 1 ? -Math.log(d) : Number.NaN));
-    this.prunable = config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
+    this.prunable = config.recency !== "rank" && config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
     [this.w0, this.w1, this.w2] = config.weights;
     this.bestRecency = this.w1 >= 0 ? 1 : 0;
     this.bestImportance = this.w2 >= 0 ? 1 : 0;
@@ -81,6 +86,19 @@ export class SectionSignals {
     this.ranges = ranges;
   }
 
+  /** Whether recency is a position among the candidates, which positionsOver must fix first. */
+  get byRank(): boolean {
+    return this.config.recency === "rank";
+  }
+
+  /** Fixes rank recency's positions over the section's candidates (`slots`, every one of them). */
+  positionsOver(slots: readonly number[]): void {
+    const { lastAccessedAt, ids } = this.view;
+    const sign = this.config.recencyOrder === "ascending" ? 1 : -1;
+    const ordered = [...slots].sort((a, b) => sign * (lastAccessedAt[a] - lastAccessedAt[b]) || byCodeUnit(ids[a], ids[b]));
+    this.positions = new Map(ordered.map((slot, i) => [slot, i + 1]));
+  }
+
   /** Relevance before any min-max scaling. */
   relevance(raw: number): number {
     return this.relDivisor > 0 ? raw / this.relDivisor : raw;
@@ -88,6 +106,11 @@ export class SectionSignals {
 
   recency(slot: number): number {
     const { view, config } = this;
+    if (this.positions !== null) {
+      const position = this.positions.get(slot);
+      if (position === undefined) throw new Error(`rank recency: slot ${slot} is not a candidate of the section`);
+      return rankRecencyScore(position, this.decayOf[view.kind[slot]]);
+    }
     const kind = view.kind[slot];
     const memo = this.memoOf[kind];
     if (memo === null) return recencyScore(this.now, view.lastAccessedAt[slot], this.decayOf[kind], config.unitMs);

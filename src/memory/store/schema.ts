@@ -1,20 +1,26 @@
 /**
- * The current (v3) schema and the mapping between its rows and `Memory`. Older schemas and the
+ * The current (v4) schema and the mapping between its rows and `Memory`. Older schemas and the
  * steps from them live in migrations.ts.
  */
 import { KINDS, type Kind, type Memory } from "../types.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Scope given to rows from v1/v2 files, which predate scopes. */
 export const LEGACY_SCOPE = "default";
 
 const kindList = KINDS.map((k) => `'${k}'`).join(", ");
 
-export const SCHEMA_V3 = `
+/**
+ * Ids are unique within a scope, and `supersedes` names a memory of the same scope, so one scope
+ * neither learns nor blocks another's ids. The unique index on (scope, supersedes) is what makes
+ * "a memory is corrected at most once" hold whichever process writes: SQLite refuses a second
+ * correction in the transaction that inserts it. (SQLite's unique indexes let NULLs repeat.)
+ */
+export const SCHEMA_V4 = `
 CREATE TABLE memories (
   seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   scope TEXT NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN (${kindList})),
   text TEXT NOT NULL,
@@ -27,10 +33,11 @@ CREATE TABLE memories (
   expires_at REAL,
   source TEXT,
   embedding BLOB,
-  embedding_model TEXT
+  embedding_model TEXT,
+  UNIQUE (scope, id)
 );
 CREATE INDEX memories_scope ON memories (scope, seq);
-CREATE INDEX memories_supersedes ON memories (supersedes);
+CREATE UNIQUE INDEX memories_correction ON memories (scope, supersedes) WHERE supersedes IS NOT NULL;
 `;
 
 export interface MemoryRow {

@@ -2,6 +2,11 @@
  * The memory store: SQLite (better-sqlite3, WAL) is the durable truth, and a per-scope
  * in-memory index mirrors it so retrieval never re-reads rows. Every write goes to SQLite first
  * and reaches the index only after it committed.
+ *
+ * Several processes may write one file. Each write holds SQLite's write lock from its start
+ * (BEGIN IMMEDIATE) and first loads the rows other processes committed since this one last
+ * looked, so the checks it makes (an id taken, a memory already corrected) and the default ids it
+ * gives see every row in the file. SQLite's unique indexes back those checks up.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -25,25 +30,20 @@ export interface MemoryStore {
   remember(memory: NewMemory): Memory;
   /** Writes many memories in one transaction: all or none. */
   rememberMany(memories: readonly NewMemory[]): Memory[];
-  /** Writes `memory` as the correction of `oldId`, which stops being current. */
+  /** Writes `memory` as the correction of `oldId`, a memory of its scope, which stops being current. */
   correct(oldId: string, memory: NewMemory): Memory;
-  /** Any stored memory, current or not. */
-  get(id: string): Memory | undefined;
+  /** Any stored memory of the scope, current or not. Ids are unique within a scope. */
+  get(scope: string, id: string): Memory | undefined;
   /** The scope's memories that are neither corrected nor expired at `now`, in insertion order. */
   current(scope: string, now: number): Memory[];
-  /** Sets lastAccessedAt = now on `ids`, in one transaction. */
-  touch(ids: readonly string[], now: number): void;
+  /** Sets lastAccessedAt = now on the scope's memories `ids`, in one transaction. */
+  touch(scope: string, ids: readonly string[], now: number): void;
   /** Stored memories (current or not), in one scope or in all. */
   size(scope?: string): number;
   scopes(): string[];
   /** The scope's in-memory index; retrieval reads it instead of SQLite. */
   index(scope: string): ScopeIndex | undefined;
   close(): void;
-}
-
-interface Location {
-  index: ScopeIndex;
-  slot: number;
 }
 
 /**
@@ -118,53 +118,54 @@ function openError(file: string, error: unknown): unknown {
 
 class SqliteMemoryStore implements MemoryStore {
   private readonly indexes = new Map<string, ScopeIndex>();
-  private readonly locations = new Map<string, Location>();
-  /** target id → id of the memory that corrects it (the target may not be stored yet). */
-  private readonly correctedBy = new Map<string, string>();
-  /** scope of every id that claims to correct another, to keep corrections inside a scope. */
-  private readonly correctorScope = new Map<string, string>();
+  /** Per scope, target id → id of the memory that corrects it (the target may not be stored yet). */
+  private readonly corrections = new Map<string, Map<string, string>>();
+  /** The last row this process has in its indexes; rows past it were written by others. */
+  private lastSeq = 0;
 
   /** Inserts one row, and ROWS_PER_INSERT rows in one statement (fewer statements per batch). */
   private readonly insertOne: Database.Statement;
   private readonly insertMany: Database.Statement;
   private readonly selectById: Database.Statement;
   private readonly selectCurrent: Database.Statement;
+  private readonly selectSince: Database.Statement;
   private readonly updateAccess: Database.Statement;
-  private readonly insertAll: (rows: readonly Memory[]) => void;
-  private readonly touchAll: (ids: readonly string[], now: number) => void;
+  private readonly writeAll: (memories: readonly NewMemory[], target: string | null) => Memory[];
+  private readonly touchAll: (scope: string, ids: readonly string[], now: number) => void;
 
   constructor(
     private readonly db: Database.Database,
     readonly file: string,
     private readonly tokenizer: TokenCounter,
   ) {
-    const columns = `INSERT INTO memories (id, scope, kind, text, created_at, occurred_at, last_accessed_at,
+    const columns = `INSERT INTO memories (seq, id, scope, kind, text, created_at, occurred_at, last_accessed_at,
          importance, tokens, supersedes, expires_at, source, embedding, embedding_model) VALUES `;
     const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
     this.insertOne = db.prepare(columns + row);
     this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
-    this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ?`);
+    this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE scope = ? AND id = ?`);
     this.selectCurrent = db.prepare(
       `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE scope = ? AND (expires_at IS NULL OR expires_at > ?)
-         AND NOT EXISTS (SELECT 1 FROM memories c WHERE c.supersedes = m.id)
+         AND NOT EXISTS (SELECT 1 FROM memories c WHERE c.scope = m.scope AND c.supersedes = m.id)
        ORDER BY seq`,
     );
-    this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE id = ?");
-    this.insertAll = db.transaction((rows: readonly Memory[]) => {
-      const params: unknown[] = [];
-      let at = 0;
-      for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
-        params.length = 0;
-        for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, rows[i]);
-        this.insertMany.run(params);
-      }
-      for (; at < rows.length; at++) this.insertRow(rows[at]);
+    this.selectSince = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`);
+    this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?");
+    const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
+      this.catchUp();
+      if (target !== null) this.requireStored(memories[0].scope, target, "correct");
+      const batch = new Batch(memories);
+      const prepared = memories.map((m) => this.prepareMemory(m, batch));
+      this.insertRows(prepared);
+      return prepared;
     });
-    this.touchAll = db.transaction((ids: readonly string[], now: number) => {
-      for (const id of ids) this.updateAccess.run(now, id);
+    // Immediate: the write lock is held from the catch-up on, so no other process writes between.
+    this.writeAll = write.immediate;
+    this.touchAll = db.transaction((scope: string, ids: readonly string[], now: number) => {
+      for (const id of ids) this.updateAccess.run(now, scope, id);
     });
-    this.load();
+    this.catchUp();
   }
 
   remember(memory: NewMemory): Memory {
@@ -172,21 +173,15 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   rememberMany(memories: readonly NewMemory[]): Memory[] {
-    const batch = new Batch(memories);
-    const prepared = memories.map((m) => this.prepareMemory(m, batch));
-    if (prepared.length === 1) this.insertRow(prepared[0]);
-    else this.insertAll(prepared);
-    for (const m of prepared) this.addToIndex(m);
-    return prepared;
+    return this.write(memories, null);
   }
 
   correct(oldId: string, memory: NewMemory): Memory {
-    if (!this.locations.has(oldId)) throw userError(`cannot correct ${oldId}: no such memory`);
-    return this.remember({ ...memory, supersedes: oldId });
+    return this.write([{ ...memory, supersedes: oldId }], oldId)[0];
   }
 
-  get(id: string): Memory | undefined {
-    const row = this.selectById.get(id) as MemoryRow | undefined;
+  get(scope: string, id: string): Memory | undefined {
+    const row = this.selectById.get(scope, id) as MemoryRow | undefined;
     return row === undefined ? undefined : rowToMemory(row);
   }
 
@@ -194,20 +189,19 @@ class SqliteMemoryStore implements MemoryStore {
     return (this.selectCurrent.all(scope, now) as MemoryRow[]).map(rowToMemory);
   }
 
-  touch(ids: readonly string[], now: number): void {
-    const found = ids.map((id) => {
-      const location = this.locations.get(id);
-      if (location === undefined) throw userError(`cannot touch ${id}: no such memory`);
-      return location;
-    });
-    if (found.length === 0) return;
-    this.touchAll(ids, now);
-    for (const { index, slot } of found) index.touch(slot, now);
+  touch(scope: string, ids: readonly string[], now: number): void {
+    const index = this.indexes.get(scope);
+    const slots = ids.map((id) => this.requireStored(scope, id, "touch"));
+    if (slots.length === 0 || index === undefined) return;
+    this.touchAll(scope, ids, now);
+    for (const slot of slots) index.touch(slot, now);
   }
 
   size(scope?: string): number {
     if (scope !== undefined) return this.indexes.get(scope)?.size ?? 0;
-    return this.locations.size;
+    let total = 0;
+    for (const index of this.indexes.values()) total += index.size;
+    return total;
   }
 
   scopes(): string[] {
@@ -222,18 +216,31 @@ class SqliteMemoryStore implements MemoryStore {
     this.db.close();
   }
 
-  private load(): void {
-    const rows = this.db
-      .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories ORDER BY seq`)
-      .iterate() as IterableIterator<MemoryRow>;
+  /** Writes a batch in one transaction; the indexes learn of it only once it committed. */
+  private write(memories: readonly NewMemory[], target: string | null): Memory[] {
+    if (memories.length === 0) return [];
+    const prepared = this.writeAll(memories, target);
+    for (const m of prepared) this.addToIndex(m);
+    this.lastSeq += prepared.length;
+    return prepared;
+  }
+
+  /**
+   * Adds the rows committed since `lastSeq` (all of them when the store opens) to the indexes.
+   * They are committed, so they stay added even if the write that looked for them fails.
+   */
+  private catchUp(): void {
+    const rows = this.selectSince.iterate(this.lastSeq) as IterableIterator<MemoryRow>;
     for (const row of rows) {
-      const memory = rowToMemory(row);
-      if (memory.supersedes !== null) {
-        this.correctedBy.set(memory.supersedes, memory.id);
-        this.correctorScope.set(memory.id, memory.scope);
-      }
-      this.addToIndex(memory);
+      this.addToIndex(rowToMemory(row));
+      this.lastSeq = row.seq;
     }
+  }
+
+  private requireStored(scope: string, id: string, verb: string): number {
+    const slot = this.indexes.get(scope)?.slotOf(id);
+    if (slot === undefined) throw userError(`cannot ${verb} ${id}: no such memory in scope "${scope}"`);
+    return slot;
   }
 
   /** Validates a new memory against the store and the batch so far; fills in defaults. */
@@ -243,8 +250,8 @@ class SqliteMemoryStore implements MemoryStore {
     if (typeof m.scope !== "string" || m.scope === "") throw userError("memory scope is empty");
     requireFinite("createdAt", m.createdAt);
     const id = m.id ?? this.defaultId(m.scope, batch);
-    if (this.locations.has(id) || batch.scopeOf.has(id)) {
-      throw userError(`memory ${id} already exists`);
+    if (this.isStored(m.scope, id) || batch.has(m.scope, id)) {
+      throw userError(`memory ${id} already exists in scope "${m.scope}"`);
     }
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
     requireFinite("importance", importance);
@@ -252,17 +259,9 @@ class SqliteMemoryStore implements MemoryStore {
     requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
     if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
-    const corrector = this.correctedBy.get(id) ?? batch.correctedBy.get(id);
-    if (corrector !== undefined) {
-      const correctorScope = this.correctorScope.get(corrector) ?? batch.scopeOf.get(corrector);
-      if (correctorScope !== m.scope) {
-        throw userError(`memory ${id} is corrected by ${corrector} from another scope`);
-      }
-    }
     const embedding = m.embedding ?? null;
     const vector = embedding === null ? null : this.checkedVector(id, m.scope, embedding.vector, batch);
-    batch.scopeOf.set(id, m.scope);
-    if (supersedes !== null) batch.correctedBy.set(supersedes, id);
+    batch.add(m.scope, id, supersedes);
     return {
       id,
       scope: m.scope,
@@ -283,14 +282,8 @@ class SqliteMemoryStore implements MemoryStore {
 
   private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
     if (target === id) throw userError(`memory ${id} cannot correct itself`);
-    const earlier = this.correctedBy.get(target) ?? batch.correctedBy.get(target);
-    if (earlier !== undefined) {
-      throw userError(`memory ${target} is already corrected by ${earlier}; correct ${earlier}`);
-    }
-    const targetScope = this.locations.get(target)?.index.scope ?? batch.scopeOf.get(target);
-    if (targetScope !== undefined && targetScope !== scope) {
-      throw userError(`memory ${id} in scope "${scope}" cannot correct ${target} from "${targetScope}"`);
-    }
+    const earlier = this.corrections.get(scope)?.get(target) ?? batch.correctorOf(scope, target);
+    if (earlier !== undefined) throw alreadyCorrected(id, target, earlier);
   }
 
   /** The batch's float32 copy of a new memory's embedding, checked against the scope's dimension. */
@@ -310,40 +303,63 @@ class SqliteMemoryStore implements MemoryStore {
     return vector;
   }
 
+  /**
+   * `scope#n`, past the scope's memories and the batch's, skipping ids already taken. It is
+   * given under the write lock after the catch-up, so it is free in the file, not only here.
+   */
   private defaultId(scope: string, batch: Batch): string {
-    let n = (this.indexes.get(scope)?.size ?? 0) + batch.scopeOf.size + 1;
-    while (this.locations.has(`${scope}#${n}`) || batch.scopeOf.has(`${scope}#${n}`)) n++;
+    let n = (this.indexes.get(scope)?.size ?? 0) + batch.size + 1;
+    while (this.isStored(scope, `${scope}#${n}`) || batch.has(scope, `${scope}#${n}`)) n++;
     return `${scope}#${n}`;
   }
 
-  private insertRow(m: Memory): void {
-    this.insertOne.run(pushRow([], m));
+  private isStored(scope: string, id: string): boolean {
+    return this.indexes.get(scope)?.slotOf(id) !== undefined;
+  }
+
+  /** Inserts the batch's rows, numbered on from the last row (the write lock keeps them next). */
+  private insertRows(rows: readonly Memory[]): void {
+    const params: unknown[] = [];
+    let at = 0;
+    for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
+      params.length = 0;
+      for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, this.lastSeq + i + 1, rows[i]);
+      this.insertMany.run(params);
+    }
+    for (; at < rows.length; at++) this.insertOne.run(pushRow([], this.lastSeq + at + 1, rows[at]));
   }
 
   private addToIndex(m: Memory): void {
     let index = this.indexes.get(m.scope);
-    if (index === undefined) {
+    let corrections = this.corrections.get(m.scope);
+    if (index === undefined || corrections === undefined) {
       index = new ScopeIndex(m.scope);
+      corrections = new Map();
       this.indexes.set(m.scope, index);
+      this.corrections.set(m.scope, corrections);
     }
     if (m.supersedes !== null) {
-      this.correctedBy.set(m.supersedes, m.id);
-      this.correctorScope.set(m.id, m.scope);
-      const target = this.locations.get(m.supersedes);
-      target?.index.supersede(target.slot);
+      corrections.set(m.supersedes, m.id);
+      const target = index.slotOf(m.supersedes);
+      if (target !== undefined) index.supersede(target);
     }
-    const slot = index.add(m, !this.correctedBy.has(m.id));
-    this.locations.set(m.id, { index, slot });
+    index.add(m, !corrections.has(m.id));
   }
 }
 
-const COLUMNS_PER_ROW = 14;
+/** A second correction of one memory, named by both the memory written and the one that won. */
+function alreadyCorrected(id: string, target: string, earlier: string): UserError {
+  return userError(`cannot write ${id} as the correction of ${target}: ${target} is already corrected by ${earlier}; correct ${earlier} instead`);
+}
+
+const COLUMNS_PER_ROW = 15;
 const ROWS_PER_INSERT = 32;
 
-/** Appends the insert parameters of `m` to `params`, in the insert statement's column order. */
-function pushRow(params: unknown[], m: Memory): unknown[] {
+/** Appends the insert parameters of row `seq`, `m`, to `params`, in the insert statement's column order. */
+function pushRow(params: unknown[], seq: number, m: Memory): unknown[] {
   const { embedding } = m;
   params.push(
+    seq,
     m.id,
     m.scope,
     m.kind,
@@ -365,9 +381,12 @@ function pushRow(params: unknown[], m: Memory): unknown[] {
 
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
-  readonly scopeOf = new Map<string, string>();
-  readonly correctedBy = new Map<string, string>();
+  /** Memories claimed, over all scopes. */
+  size = 0;
   readonly dims = new Map<string, number>();
+  /** Per scope, the ids claimed and, for corrections, target → corrector. */
+  private readonly ids = new Map<string, Set<string>>();
+  private readonly corrections = new Map<string, Map<string, string>>();
   /**
    * One block for every embedding of the batch; each memory gets its own range of it. Copying a
    * large batch's vectors into small arrays of their own costs more in garbage collection than
@@ -380,6 +399,25 @@ class Batch {
     let floats = 0;
     for (const m of memories) floats += m.embedding?.vector.length ?? 0;
     this.vectors = new Float32Array(floats);
+  }
+
+  add(scope: string, id: string, supersedes: string | null): void {
+    let ids = this.ids.get(scope);
+    if (ids === undefined) this.ids.set(scope, (ids = new Set()));
+    ids.add(id);
+    this.size++;
+    if (supersedes === null) return;
+    let corrections = this.corrections.get(scope);
+    if (corrections === undefined) this.corrections.set(scope, (corrections = new Map()));
+    corrections.set(supersedes, id);
+  }
+
+  has(scope: string, id: string): boolean {
+    return this.ids.get(scope)?.has(id) ?? false;
+  }
+
+  correctorOf(scope: string, target: string): string | undefined {
+    return this.corrections.get(scope)?.get(target);
   }
 
   copyVector(vector: ArrayLike<number>): Float32Array {

@@ -13,7 +13,6 @@ import type { ExperimentView } from "./section-providers.js";
 import { GENERATED_NOTICE } from "./setup.js";
 import { renderSummaryTable, renderVsBaselineTable } from "./summary-tables.js";
 import { renderSweepAppendix } from "./sweep.js";
-import { importSection } from "./import-table.js";
 import { markdownTable } from "./table.js";
 
 export function renderAppendix(view: ExperimentView): string {
@@ -45,7 +44,6 @@ export function renderAppendix(view: ExperimentView): string {
       renderVsBaselineTable(summary, group),
     );
   }
-  // EVALUATION.md leaves a sweeping experiment's import to its appendix (see renderExperiment).
-  parts.push(renderSweepAppendix(view), results.sweep === undefined ? "" : importSection(undefined, view), renderRankChanges(results, summary));
+  parts.push(renderSweepAppendix(view), renderRankChanges(results, summary));
   return `${parts.map((p) => p.trim()).filter((p) => p !== "").join("\n\n")}\n`;
 }

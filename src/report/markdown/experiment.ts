@@ -1,61 +1,103 @@
 import type { ReportContext } from "../reporter.js";
-import { appendixPath } from "../paths.js";
+import { appendixPath, resultsPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary.js";
 import { renderCharts } from "./charts.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
+import { sweepSection } from "./sweep.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
 import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
-import { sweepSection } from "./sweep.js";
 
 export interface ExperimentRenderOptions {
   /** Extra sections appended to the experiment, in order. */
   sections?: readonly ExperimentSectionProvider[];
 }
 
-export function renderExperimentIntro({ results }: ExperimentView): string {
-  const { experiment } = results;
+/** What each ask protocol means, as a heading and the findings say it. */
+export const PROTOCOL_WORDS = {
+  end: "questions asked after the last session",
+  online: "each question asked at a seeded random time between its newest evidence and the last session",
+  immediate: "each question asked right after the session holding its newest evidence",
+} as const;
+
+export function renderExperimentIntro(views: readonly ExperimentView[]): string {
+  const { experiment } = views[0].results;
   const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
+  const runs =
+    views.length === 1
+      ? `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`
+      : `It runs once per ask protocol, each run with results and an appendix of its own: ` +
+        views
+          .map(({ results }) => `${code(results.experiment.protocol ?? "end")} (${code(resultsPath(results.experiment.name))}, ${code(appendixPath(results.experiment.name))})`)
+          .join(", ") +
+        ".";
   return [
-    `## ${escapeMarkdown(experiment.name)}`,
+    `## ${escapeMarkdown(experiment.family)}`,
     escapeProse(experiment.description.trim()),
     `Experiment file: ${code(experiment.file)}. Baseline: ${code(experiment.baseline)}. ` +
       `${formatCount(experiment.scenarios.length)} scenario(s), ${formatCount(asks)} ask(s), seeds ${experiment.seeds.join(", ")}, k ${experiment.k.join(", ")}. ` +
-      `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`,
+      `${importanceSentence(experiment.importance)} ${runs}`,
   ]
     .filter((part) => part !== "")
     .join("\n\n");
 }
 
+/** Which importance ratings are real: rated memories and their noise, unrated ones at the midpoint. */
+export function importanceSentence(importance: ExperimentView["results"]["experiment"]["importance"]): string {
+  const { rated, unrated, noise, unratedNoise } = importance;
+  const plural = (n: number) => `${formatCount(n)} ${n === 1 ? "memory" : "memories"}`;
+  const moved = (n: number) => (n === 0 ? "no seed noise" : `each seed moving it by up to ±${n}`);
+  const parts = [];
+  if (rated > 0) parts.push(`${plural(rated)} rated in ${rated === 1 ? "its" : "their"} scenario (${moved(noise)})`);
+  if (unrated > 0) parts.push(`${plural(unrated)} unrated, at the midpoint 5 (${moved(unratedNoise)})`);
+  return `Importance: ${parts.join("; ")}.`;
+}
+
 /**
- * One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix.
- * An experiment that sweeps is reported by its sweep: its ablations, headline results, sweep and
- * charts, while its categories and dataset sections go to the appendix, since it repeats the setup
- * of an experiment reported in full (and EVALUATION.md must stay short).
+ * The results of one run: headline metrics, the same by category, designed failures and charts.
+ * `heading` is the level of their headings, and `label` tells the runs of one experiment apart.
  */
-export function renderExperiment(context: ReportContext, view: ExperimentView, options: ExperimentRenderOptions = {}): string {
+function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string, byCategory: boolean): string[] {
   const { results, summary } = view;
-  const sweeps = results.sweep !== undefined;
-  const categories = sweeps ? [] : summary.groups.filter((g) => g !== ALL_GROUP);
-  const parts = [
-    renderExperimentIntro(view),
-    `### Ablations\n\n${renderAblations(results, summary)}`,
-    `### Headline results\n\n${renderHeadlineTable(summary)}`,
-  ];
-  if (categories.length > 0) {
+  const categories = summary.groups.filter((g) => g !== ALL_GROUP);
+  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`];
+  if (categories.length > 0 && !byCategory) {
+    parts.push(`Means, intervals and tests per category: ${code(appendixPath(results.experiment.name))}.`);
+  } else if (categories.length > 0) {
     parts.push(
-      "### By category",
-      `Means per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
-        `Intervals and tests per category are in ${code(appendixPath(results.experiment.name))}.`,
-      ...summary.headline.map((metric) => `**${code(metric)}**\n\n${renderCategoryTable(summary, metric)}`),
+      `${heading} By category${label}`,
+      // The first headline metric only: EVALUATION.md stays short, and the appendix has them all.
+      `Means of ${code(summary.headline[0])} per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
+        `Every metric per category, with intervals and tests, is in ${code(appendixPath(results.experiment.name))}.`,
+      renderCategoryTable(summary, summary.headline[0]),
     );
   }
-  if (sweeps) {
-    parts.push(sweepSection(context, view), renderCharts(results, summary));
+  parts.push(
+    designedFailuresSection(context, view).replace(/^### (.*)$/m, `${heading} $1${label}`),
+    sweepSection(context, view).replace(/^### (.*)$/m, `${heading} $1${label}`),
+    renderCharts(results, summary).replace(/^### Charts$/m, `${heading} Charts${label}`),
+  );
+  return parts;
+}
+
+/**
+ * One experiment's section of EVALUATION.md: its headline metrics; the rest is in its appendix.
+ * An experiment run under several ask protocols gets one section, its runs as subsections;
+ * what the runs share (ablations, the import) is said once.
+ */
+export function renderExperiment(context: ReportContext, views: readonly ExperimentView[], options: ExperimentRenderOptions = {}): string {
+  const [first] = views;
+  const parts = [renderExperimentIntro(views), `### Ablations\n\n${renderAblations(first.results, first.summary)}`];
+  if (views.length === 1) {
+    parts.push(...renderRun(context, first, "###", "", true));
   } else {
-    parts.push(designedFailuresSection(context, view), renderCharts(results, summary));
-    for (const provider of options.sections ?? []) parts.push(provider(context, view));
+    // Several runs: their tables by category would double the section, so they stay in the appendices.
+    for (const view of views) {
+      const protocol = view.results.experiment.protocol ?? "end";
+      parts.push(`### Protocol ${code(protocol)}: ${PROTOCOL_WORDS[protocol]}`, ...renderRun(context, view, "####", ` (${protocol})`, false));
+    }
   }
+  for (const provider of options.sections ?? []) parts.push(provider(context, first, views));
   return parts.filter((part) => part.trim() !== "").map((part) => part.trim()).join("\n\n");
 }

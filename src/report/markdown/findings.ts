@@ -10,6 +10,7 @@ import { ALL_GROUP, findRow } from "../../harness/summary.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary-types.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { PROTOCOL_WORDS } from "./experiment.js";
 import { identical } from "./summary-tables.js";
 import { formatNumber } from "./table.js";
 
@@ -34,21 +35,32 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     seeds: experiment.seeds.length,
   };
   const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
+  const asked = experiment.protocol === undefined ? "" : ` (${PROTOCOL_WORDS[experiment.protocol]})`;
   sentences.push(
-    `${code(summary.experiment)} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
+    `${code(summary.experiment)}${asked} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
       `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
       `each under ${description.seeds} seeds; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
   );
 
+  // One sentence per ablation with an effect, its metrics joined; then, per metric, what was not.
+  const units = formatUnits(summary.unit, base);
+  for (const ablation of summary.ablations) {
+    const effects = summary.headline.flatMap((metric) => {
+      const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
+      return c !== undefined && c.comparable && (c.significant || notable(c)) ? [effectClause(summary, metric, c, units)] : [];
+    });
+    // "raises a by … and b by …": a verb is said once while it holds.
+    const joined = effects.map((e, i) => (i > 0 && e.split(" ")[0] === effects[i - 1].split(" ")[0] ? e.slice(e.indexOf(" ") + 1) : e));
+    if (effects.length > 0) sentences.push(`${code(ablation)} ${joined.join(" and ")}${backendNote(experiment, ablation)}.`);
+  }
   for (const metric of summary.headline) {
     const undetected: { ablation: string; c: Comparison }[] = [];
     const same: string[] = [];
     const d = metricDecimals(metric);
     for (const ablation of summary.ablations) {
       const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
-      if (c === undefined || !c.comparable) continue;
-      if (c.significant || notable(c)) sentences.push(effectSentence(summary, ablation, metric, c));
-      else if (identical(c)) same.push(ablation);
+      if (c === undefined || !c.comparable || c.significant || notable(c)) continue;
+      if (identical(c)) same.push(ablation);
       else undetected.push({ ablation, c });
     }
     if (undetected.length > 0) {
@@ -93,17 +105,32 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
   return { experiment: summary.experiment, sentences };
 }
 
-function effectSentence(summary: ExperimentSummary, ablation: string, metric: string, c: Comparison): string {
+/**
+ * A comparison between policies that rank by different relevance backends crosses backends: the
+ * difference is the backend's as much as the ablation's, which the sentence must say.
+ */
+function backendNote(experiment: ExperimentInfo, ablation: string): string {
+  const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy.score.relevance;
+  const [mine, theirs] = [backend(ablation), backend(experiment.baseline)];
+  return mine === theirs ? "" : ` (a comparison that crosses relevance backends, ${mine} against ${theirs})`;
+}
+
+/**
+ * "raises `metric` by 0.357 (better; 95% CI …; p (Holm) …)"; the units are named only where they
+ * differ from the experiment's, stated once in its opening sentence.
+ */
+function effectClause(summary: ExperimentSummary, metric: string, c: Comparison, experimentUnits: string): string {
   const d = metricDecimals(metric);
   const rises = c.diff.mean > 0;
   const better = rises === higherIsBetter(metric);
+  const units = formatUnits(summary.unit, c.diff);
   const verdict = c.significant
     ? `p (Holm) ${formatP(c.pHolm)}`
     : `not significant after Holm, p (Holm) ${formatP(c.pHolm)}; the minimum detectable effect is ${formatNumber(c.mde!, d)}`;
   return (
-    `${code(ablation)} ${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
-    `(${better ? "better" : "worse"}; 95% CI ${formatSigned(c.diff.lo, d)} to ${formatSigned(c.diff.hi, d)}, ` +
-    `${formatUnits(summary.unit, c.diff)}; ${verdict}).`
+    `${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
+    `(${better ? "better" : "worse"}; 95% CI ${formatSigned(c.diff.lo, d)} to ${formatSigned(c.diff.hi, d)}` +
+    `${units === experimentUnits ? "" : `, ${units}`}; ${verdict})`
   );
 }
 

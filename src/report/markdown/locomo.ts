@@ -33,9 +33,11 @@ const recordedStats = importStatsSchema.extend({ locomo: locomoConversionStatsSc
 const isLocomo = ({ results }: ExperimentView) => results.manifest.datasets.some((d) => d.name.startsWith("LoCoMo"));
 
 /** A LoCoMo experiment's own section: what was imported, and the comparison with the published reference. */
-export function locomoSection(_context: unknown, view: ExperimentView): string {
-  if (!isLocomo(view)) return "";
-  const { results, summary } = view;
+export function locomoSection(_context: unknown, first: ExperimentView, runs: readonly ExperimentView[] = [first]): string {
+  if (!isLocomo(first)) return "";
+  // The reference asked every question after the last session: compare the run that does.
+  const view = runs.find((r) => (r.results.experiment.protocol ?? "end") === "end");
+  const { results } = first;
   const parsed = recordedStats.safeParse(results.experiment.importStats);
   const stats = parsed.success ? parsed.data : undefined;
   const out: string[] = ["### LoCoMo", ""];
@@ -53,11 +55,13 @@ export function locomoSection(_context: unknown, view: ExperimentView): string {
   out.push(
     `Settings: a retrieved observation ${results.experiment.matchSource ? "counts" : "does not count"} for its source turn ` +
       `(\`matchSource: ${results.experiment.matchSource}\`), so ranks are those of the evidence turns themselves. ` +
-      "LoCoMo has no importance ratings and none were recorded, so importance is the constant 5 plus each seed's noise. " +
+      "LoCoMo has no importance ratings, so every memory is unrated (see Importance above). " +
       "Each category keeps its official id beside its name.",
     "",
   );
 
+  if (view === undefined) return out.join("\n");
+  const { summary } = view;
   const references = REFERENCE.rows.filter((r) => summary.metrics.includes(r.metric) && summary.groups.includes(r.group));
   if (summary.ablations.includes(REFERENCE_ABLATION) && references.length > 0) {
     out.push("#### Against the published BM25 reference", "");

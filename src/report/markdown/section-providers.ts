@@ -10,5 +10,8 @@ export interface ExperimentView {
   summary: ExperimentSummary;
 }
 
-/** Markdown appended at the end of one experiment's section; "" adds nothing. */
-export type ExperimentSectionProvider = (context: ReportContext, experiment: ExperimentView) => string;
+/**
+ * Markdown appended at the end of one experiment's section; "" adds nothing. `experiment` is its
+ * first run, `runs` every run (one per ask protocol) for sections that compare them.
+ */
+export type ExperimentSectionProvider = (context: ReportContext, experiment: ExperimentView, runs: readonly ExperimentView[]) => string;

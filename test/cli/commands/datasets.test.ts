@@ -61,7 +61,7 @@ const EXPECTED_ROWS: [string, string, string][] = [
   ["evidence ids that name no imported turn", "2", 'unknown-evidence q1: "s9:9"'],
   ["evidence ids listed twice in one question", "1", 'duplicate-evidence q1: "s1:1"'],
   ["questions left with no evidence", "2", "no-evidence q2"],
-  ["askedAt before the last session", "1", "early-ask q1: 2023-05-09T10:00:00+02:00"],
+  ["askedAt earlier than the ask protocol allows", "1", "early-ask q1: 2023-05-09T10:00:00+02:00"],
   ["conversations left with no question", "1", "no-question"],
 ];
 

@@ -77,8 +77,8 @@ describe("recollect experiment on the core experiment", () => {
   it("says it counts tokens, then that the workers are starting, then counts trials with an estimate of the time left", () => {
     const text = first.lines.map((l) => l.text);
     expect(text[0]).toBe("core: counting tokens · 0 s");
-    expect(text.some((l) => /^core: 0\/880 trials · starting workers · \d+ s$/.test(l))).toBe(true);
-    expect(text.some((l) => /^core: \d+\/880 trials · \d+ s · ETA \d+ s$/.test(l))).toBe(true);
+    expect(text.some((l) => /^core: 0\/960 trials · starting workers · \d+ s$/.test(l))).toBe(true);
+    expect(text.some((l) => /^core: \d+\/960 trials · \d+ s · ETA \d+ s$/.test(l))).toBe(true);
   });
 
   it("gives the reports a progress line of their own, one step per experiment's statistics and per reporter", () => {

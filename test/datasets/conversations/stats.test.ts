@@ -13,9 +13,9 @@ describe("import stats", () => {
     const stats = emptyImportStats();
     expect(repairSummary(stats)).toBe("no repairs");
     for (let i = 0; i < 7; i++) countRepair(stats, "emptyTurns", `c t${i}`);
-    countRepair(stats, "askedAtBeforeLastSession", "c q");
+    countRepair(stats, "askedAtTooEarly", "c q");
     expect(stats.repairs.emptyTurns).toBe(7);
     expect(stats.examples.emptyTurns).toEqual(["c t0", "c t1", "c t2", "c t3", "c t4"]);
-    expect(repairSummary(stats)).toBe("repaired empty turns: 7 (skipped); askedAt before the last session: 1 (asked after the last session)");
+    expect(repairSummary(stats)).toBe("repaired empty turns: 7 (skipped); askedAt earlier than the ask protocol allows: 1 (asked at the earliest time it allows)");
   });
 });

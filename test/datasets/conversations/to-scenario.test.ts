@@ -27,20 +27,20 @@ describe("conversationToScenario", () => {
       targets: [],
       description:
         "Conversation conv-1: 2 sessions from 2023-05-08 to 2023-05-15, each turn an episodic memory and each annotated observation " +
-        "a semantic one, then 1 question whose gold ids are their evidence turns.",
+        "a semantic one, with 1 question whose gold ids are their evidence turns, asked after the last session.",
       scope: "conv-1",
       start: S1,
       pool: [],
       steps: [
         {
           remember: [
-            { id: "s1:1", kind: "episodic", text: "Caroline: I adopted a cat named Miso.", importance: 5, occurred: { at: S1 }, source: "s1:1" },
-            { id: "s1:2", kind: "episodic", text: "Melanie: Lovely! Send photos.", importance: 5, occurred: { at: S1 }, source: "s1:2" },
+            { id: "s1:1", kind: "episodic", text: "Caroline: I adopted a cat named Miso.", occurred: { at: S1 }, source: "s1:1" },
+            { id: "s1:2", kind: "episodic", text: "Melanie: Lovely! Send photos.", occurred: { at: S1 }, source: "s1:2" },
           ],
         },
-        { remember: [{ id: "s1:o1", kind: "semantic", text: "Caroline has a cat named Miso.", importance: 5, source: "s1:1" }] },
+        { remember: [{ id: "s1:o1", kind: "semantic", text: "Caroline has a cat named Miso.", source: "s1:1" }] },
         { advance: S2 - S1 },
-        { remember: [{ id: "s2:1", kind: "episodic", text: "Melanie: I am off to Lisbon.", importance: 5, occurred: { at: S2 }, source: "s2:1" }] },
+        { remember: [{ id: "s2:1", kind: "episodic", text: "Melanie: I am off to Lisbon.", occurred: { at: S2 }, source: "s2:1" }] },
         {
           ask: {
             id: "q1",
@@ -60,7 +60,7 @@ describe("conversationToScenario", () => {
 
   it("uses the conversation's description, and credits the source when asked to", () => {
     const { scenario } = build(conversation("c", { description: "Two friends talk pets" }), { credit: "From somewhere, CC BY 4.0." });
-    expect(scenario!.description).toMatch(/^Two friends talk pets: 2 sessions .* evidence turns\. From somewhere, CC BY 4\.0\.$/);
+    expect(scenario!.description).toMatch(/^Two friends talk pets: 2 sessions .* evidence turns, asked after the last session\. From somewhere, CC BY 4\.0\.$/);
   });
 
   it("plays sessions out of date order in date order, file order on ties, and counts them", () => {
@@ -117,8 +117,8 @@ describe("conversationToScenario", () => {
       { advance: 5 * DAY },
       { ask: { id: "later" } },
     ]);
-    expect(repairs(stats)).toEqual({ askedAtBeforeLastSession: 1 });
-    expect(stats.examples.askedAtBeforeLastSession).toEqual(["c early: 2023-05-10T09:00:00Z"]);
+    expect(repairs(stats)).toEqual({ askedAtTooEarly: 1 });
+    expect(stats.examples.askedAtTooEarly).toEqual(["c early: 2023-05-10T09:00:00Z"]);
   });
 
   it("drops observation sources that name no turn, and skips empty observations, counting both", () => {
@@ -129,7 +129,7 @@ describe("conversationToScenario", () => {
     ];
     const { scenario, stats } = build(input);
     const observations = scenario!.steps.flatMap((s) => s.remember?.filter((m) => m.kind === "semantic") ?? []);
-    expect(observations).toEqual([{ id: "o1", kind: "semantic", text: "Caroline has a cat.", importance: 5, source: "s1:1" }]);
+    expect(observations).toEqual([{ id: "o1", kind: "semantic", text: "Caroline has a cat.", source: "s1:1" }]);
     expect(repairs(stats)).toEqual({ unknownObservationSources: 1, emptyObservations: 1 });
   });
 
@@ -149,7 +149,7 @@ describe("conversationToScenario", () => {
     });
     const { scenario, stats } = build(input, { categories: ["temporal"] });
     expect(asks(scenario)).toEqual(["a"]);
-    expect(scenario!.description).toContain("then 1 question (categories temporal) whose");
+    expect(scenario!.description).toContain("with 1 question (categories temporal) whose");
     expect(stats).toMatchObject({ questions: 1, asked: 1, notChosen: 2, categories: { temporal: { questions: 1, asked: 1 } } });
   });
 
@@ -172,5 +172,56 @@ describe("conversationToScenario", () => {
     const { stats } = build(input);
     expect(stats.repairs.unknownEvidence).toBe(7);
     expect(stats.examples.unknownEvidence).toHaveLength(5);
+  });
+
+  describe("under each ask protocol", () => {
+    // Questions about the first session and about the second; the conversation ends with a third.
+    const S3 = Date.UTC(2023, 4, 22);
+    const input = conversation("c", {
+      sessions: [
+        ...conversation().sessions,
+        { id: "s3", date: "2023-05-22", turns: [{ id: "s3:1", speaker: "Caroline", text: "Back home." }] },
+      ],
+      questions: [
+        { id: "first", text: "What is the cat called?", evidence: ["s1:1"] },
+        { id: "second", text: "Where is Melanie off to?", evidence: ["s2:1", "s1:2"] },
+      ],
+    });
+    const times = (protocol: "end" | "online" | "immediate") => {
+      const { scenario } = build(input, { protocol: { protocol, seed: 1 } });
+      let clock = scenario!.start;
+      const at = new Map<string, number>();
+      const order: string[] = [];
+      for (const step of scenario!.steps) {
+        clock += step.advance ?? 0;
+        if (step.ask) at.set(step.ask.id, clock);
+        order.push(step.ask?.id ?? step.remember?.[0].id ?? "advance");
+      }
+      return { at, order: order.filter((o) => o !== "advance"), description: scenario!.description };
+    };
+
+    it("end: asks every question after the last session", () => {
+      const { at, order, description } = times("end");
+      expect([at.get("first"), at.get("second")]).toEqual([S3, S3]);
+      expect(order.slice(-2)).toEqual(["first", "second"]);
+      expect(description).toContain("asked after the last session");
+    });
+
+    it("immediate: asks each question right after the session holding its newest evidence, before the next", () => {
+      const { at, order, description } = times("immediate");
+      expect([at.get("first"), at.get("second")]).toEqual([S1, S2]);
+      expect(order).toEqual(["s1:1", "s1:o1", "first", "s2:1", "second", "s3:1"]);
+      expect(description).toContain("each asked right after the session holding its newest evidence");
+    });
+
+    it("online: asks each question between its newest evidence and the last session", () => {
+      const { at, description } = times("online");
+      expect(at.get("first")).toBeGreaterThanOrEqual(S1);
+      expect(at.get("first")).toBeLessThanOrEqual(S3);
+      expect(at.get("second")).toBeGreaterThanOrEqual(S2);
+      expect(at.get("second")).toBeLessThanOrEqual(S3);
+      expect(times("online").at).toEqual(at);
+      expect(description).toContain("each asked at a seeded random time");
+    });
   });
 });

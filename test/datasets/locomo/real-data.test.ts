@@ -3,6 +3,9 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LOCOMO_PATH, loadLocomo, LOCOMO_SHA256, toScenarios } from "../../../src/datasets/locomo/index.js";
 import type { LocomoSample, LocomoScenarios } from "../../../src/datasets/locomo/index.js";
+import { experimentSchema } from "../../../src/harness/experiment/schema.js";
+import { loadYaml } from "../../../src/harness/files/load-yaml.js";
+import { buildTimeline } from "../../../src/harness/scenario/timeline.js";
 import { asksOf, expectPlayable, memoriesOf } from "./invariants.js";
 
 /**
@@ -42,6 +45,16 @@ describe.skipIf(!existsSync(path))("the published LoCoMo file", () => {
     Object.entries(sample.conversation)
       .filter(([key]) => /^session_\d+$/.test(key))
       .flatMap(([, turns]) => turns as RawTurn[]);
+
+  it("played with experiments/locomo.yaml's variation (no importance noise declared), gives every memory of a trial the same importance", () => {
+    const spec = loadYaml(fileURLToPath(new URL("../../../experiments/locomo.yaml", import.meta.url)), experimentSchema);
+    for (const seed of spec.seeds.slice(0, 2)) {
+      const importances = new Set(
+        buildTimeline(imported.scenarios[0], seed, spec.variation).flatMap((e) => (e.type === "remember" ? e.memories.map((m) => m.importance) : [])),
+      );
+      expect([...importances]).toEqual([5]);
+    }
+  });
 
   it("has 10 conversations, 272 sessions and 5,882 turns, in date order, with no repeated turn id", () => {
     const { stats, conversion } = imported;

@@ -14,7 +14,7 @@ const T10 = Date.UTC(2024, 2, 1, 9, 5);
 describe("toScenarios", () => {
   it("plays each conversation's sessions in order on the clock, then asks its questions", () => {
     const [a] = toScenarios(samples()).scenarios;
-    const turn = (id: string, text: string, at: number) => ({ id, kind: "episodic", text, importance: 5, occurred: { at }, source: id });
+    const turn = (id: string, text: string, at: number) => ({ id, kind: "episodic", text, occurred: { at }, source: id });
     expect(a).toEqual({
       name: "locomo-conv-a",
       targets: [],
@@ -31,13 +31,13 @@ describe("toScenarios", () => {
         },
         {
           remember: [
-            { id: "conv-a:obs:1:0", kind: "semantic", text: "Ann has a cat named Miso.", importance: 5, source: "D1:1" },
-            { id: "conv-a:obs:1:1", kind: "semantic", text: "Bob shared a photo of an umbrella.", importance: 5, source: "D1:2" },
+            { id: "conv-a:obs:1:0", kind: "semantic", text: "Ann has a cat named Miso.", source: "D1:1" },
+            { id: "conv-a:obs:1:1", kind: "semantic", text: "Bob shared a photo of an umbrella.", source: "D1:2" },
           ],
         },
         { advance: T2 - T1 },
         { remember: [turn("D2:1", "Bob: How is Miso?", T2), turn("D2:2", "Ann: She sleeps all day.", T2)] },
-        { remember: [{ id: "conv-a:obs:2:0", kind: "semantic", text: "Miso sleeps all day.", importance: 5, source: "D2:1,D2:2" }] },
+        { remember: [{ id: "conv-a:obs:2:0", kind: "semantic", text: "Miso sleeps all day.", source: "D2:1,D2:2" }] },
         { advance: T10 - T2 },
         { remember: [turn("D10:1", "Ann: Back from Lisbon.", T10)] },
         {
@@ -103,7 +103,7 @@ describe("toScenarios", () => {
         unknownEvidence: 2,
         duplicateEvidence: 0,
         questionsWithoutEvidence: 1,
-        askedAtBeforeLastSession: 0,
+        askedAtTooEarly: 0,
         conversationsWithoutQuestions: 0,
       },
       conversationsOutOfOrder: 1,
@@ -180,8 +180,8 @@ describe("toScenarios", () => {
     const [a] = toScenarios(samples()).scenarios;
     expect(a.description).toBe(
       "LoCoMo conversation conv-a between Ann and Bob: 3 sessions from 2023-05-08 to 2024-03-01, each turn an episodic memory " +
-        "and each annotated observation a semantic one, then 3 questions (categories 1 multi-hop, 2 temporal, 3 open-domain, " +
-        `4 single-hop) whose gold ids are their evidence turns. ${LOCOMO_CREDIT}`,
+        "and each annotated observation a semantic one, with 3 questions (categories 1 multi-hop, 2 temporal, 3 open-domain, " +
+        `4 single-hop) whose gold ids are their evidence turns, asked after the last session. ${LOCOMO_CREDIT}`,
     );
   });
 });

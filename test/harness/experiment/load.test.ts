@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { describePolicy } from "../../../src/harness/policy/describe.js";
 import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
-import { type DatasetResolver, loadExperiment } from "../../../src/harness/experiment/load.js";
+import { type DatasetResolver, loadExperiment, loadExperiments } from "../../../src/harness/experiment/load.js";
 import { applyPatch } from "../../../src/harness/policy/patch.js";
 import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
 import { UserError } from "../../../src/shared/errors.js";
@@ -339,7 +339,48 @@ describe("paths in an experiment file", () => {
     const { calls, importer } = recording();
     const file = inPaths("dataset", "dataset: { format: conversations, path: data/talks.jsonl }");
     await loadExperiment(file, importer);
-    expect(calls).toEqual([{ format: "conversations", path: "data/talks.jsonl", observations: true, file: data, recorded: "data/talks.jsonl" }]);
+    expect(calls).toEqual([
+      { format: "conversations", path: "data/talks.jsonl", observations: true, askSeed: 1, file: data, recorded: "data/talks.jsonl" },
+    ]);
+  });
+
+  it("run an experiment once per ask protocol it lists, each run named after its protocol", async () => {
+    const protocols: unknown[] = [];
+    const importer: DatasetResolver = async (_dataset, _file, protocol) => {
+      protocols.push(protocol);
+      return { scenarios: [], datasets: [], importStats: undefined };
+    };
+    const file = inPaths("protocols", "dataset: { format: conversations, path: data/talks.jsonl, protocols: [end, online], askSeed: 7 }");
+    const runs = await loadExperiments(file, importer);
+    expect(runs.map((r) => [r.spec.name, r.family, r.protocol])).toEqual([
+      ["protocols-end", "protocols", "end"],
+      ["protocols-online", "protocols", "online"],
+    ]);
+    expect(protocols).toEqual([
+      { protocol: "end", seed: 7 },
+      { protocol: "online", seed: 7 },
+    ]);
+    expect(runs[0].hash).not.toBe(runs[1].hash);
+    expect(await loadError(file, importer)).toBe(`${file}: at dataset.protocols: this command runs one protocol at a time, and the file lists 2`);
+  });
+
+  it("run one protocol under the experiment's own name, end by default", async () => {
+    const seen: string[] = [];
+    const importer: DatasetResolver = async (_dataset, _file, protocol) => {
+      seen.push(protocol.protocol);
+      return { scenarios: [], datasets: [], importStats: undefined };
+    };
+    const one = await loadExperiments(inPaths("one-protocol", "dataset: { format: conversations, path: data/talks.jsonl, protocol: immediate }"), importer);
+    expect(one.map((r) => [r.spec.name, r.protocol])).toEqual([["one-protocol", "immediate"]]);
+    await loadExperiments(inPaths("default-protocol", "dataset: { format: conversations, path: data/talks.jsonl }"), importer);
+    expect(seen).toEqual(["immediate", "end"]);
+  });
+
+  it("refuse both protocol and protocols, and a protocol listed twice", async () => {
+    const both = inPaths("both", "dataset: { format: conversations, path: data/talks.jsonl, protocol: end, protocols: [online] }");
+    expect(await loadError(both, recording().importer)).toMatch(/give protocol or protocols, not both/);
+    const twice = inPaths("twice", "dataset: { format: conversations, path: data/talks.jsonl, protocols: [end, end] }");
+    expect(await loadError(twice, recording().importer)).toMatch(/each protocol once/);
   });
 
   it("refuse a dataset outside the folder unless allowed, and a missing one", async () => {

@@ -30,7 +30,7 @@ describe("trialInputs", () => {
   it("hands each trial its ablation's policy and the experiment's variation", () => {
     for (const input of trialInputs(experiment)) {
       expect(input.policy).toBe(experiment.ablations.find((a) => a.name === input.ablation)!.policy);
-      expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1 });
+      expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1, unratedImportanceNoise: 0 });
     }
   });
 });
@@ -91,7 +91,7 @@ describe("runTrials", () => {
     const broken: Experiment = { ...experiment, scenarios: [scenario] };
     const error = await runTrials(broken, { workers }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe("memory m0 already exists");
+    expect((error as UserError).message).toBe(`memory m0 already exists in scope "${scenario.spec.scope}"`);
   });
 
   describe("with a journal", () => {

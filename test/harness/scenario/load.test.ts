@@ -40,7 +40,8 @@ describe("loadScenario", () => {
     expect(scenario.sha256).toBe(createHash("sha256").update(readFileSync(file)).digest("hex"));
     const { spec } = scenario;
     expect(spec).toMatchObject({ scope: "user", start: Date.parse("2024-01-01T00:00:00Z"), pool: [] });
-    expect(spec.steps[0].remember).toEqual([{ id: "a", kind: "semantic", text: "Tea", importance: 5 }]);
+    // Without a rating of its own a memory is unrated: the timeline gives it the midpoint, unperturbed.
+    expect(spec.steps[0].remember).toEqual([{ id: "a", kind: "semantic", text: "Tea" }]);
     expect(spec.steps[1].advance).toBe(90 * 60_000);
     expect(spec.steps[2].remember![0].occurred).toEqual({ offset: -86_400_000 });
     expect(spec.steps[2].remember![1].expires).toEqual({ at: Date.parse("2024-02-01T00:00:00Z") });

@@ -195,7 +195,7 @@ describe("buildTimeline", () => {
     for (const seed of SEEDS) {
       for (const m of memoriesOf(buildTimeline(SCENARIO, seed, variation({ importanceNoise: noise, distractors: 5 })))) {
         const declared = m.id!.startsWith("distractor:")
-          ? SCENARIO.pool[Number(m.id!.split(":")[1])].importance
+          ? SCENARIO.pool[Number(m.id!.split(":")[1])].importance!
           : declaredImportance.get(m.id!)!;
         expect(Math.abs(m.importance! - declared)).toBeLessThanOrEqual(noise);
         expect(m.importance).toBeGreaterThanOrEqual(1);

@@ -71,6 +71,7 @@ const variant = fc.record({
   decay: fc.constantFrom(0.995, 0.9, 1, 0, 1.5),
   kindDecay: fc.constantFrom({}, { semantic: 1, procedural: 1 }, { episodic: 2, working: 0.5 }),
   normalise: fc.constantFrom("none" as const, "none" as const, "minmax" as const),
+  recency: fc.constantFrom({}, {}, { recency: "rank" as const }, { recency: "rank" as const, recencyOrder: "ascending" as const }),
   quota: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
   limit: fc.integer({ min: 0, max: 12 }),
   fit: fc.constantFrom("stop" as const, "skip" as const),
@@ -94,7 +95,7 @@ describe("section ranking", () => {
         const rule = { order: v.order, fit: v.fit, limit: v.limit, quota: v.quota, requireRelevance: v.requireRelevance };
         const policy: RetrievalPolicy = {
           ...v.base,
-          score: { ...v.base.score, relevance: v.relevance, weights: v.weights, decayRate: v.decay, kindDecay: v.kindDecay, normalise: v.normalise },
+          score: { ...v.base.score, relevance: v.relevance, weights: v.weights, decayRate: v.decay, kindDecay: v.kindDecay, normalise: v.normalise, ...v.recency },
           sections: { ...v.base.sections, episodic: { ...v.base.sections.episodic, ...rule } },
           pooled: { ...v.base.pooled, ...rule },
           touch: v.touch,

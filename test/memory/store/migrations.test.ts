@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { SCHEMA_V1, SCHEMA_V2 } from "../../../src/memory/store/migrations.js";
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from "../../../src/memory/store/migrations.js";
 import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { vectorToBlob } from "../../../src/memory/store/schema.js";
@@ -41,16 +41,38 @@ function v2File(texts: string[], wal = false): string {
   return file;
 }
 
+interface V3Row {
+  id: string;
+  scope?: string;
+  supersedes?: string;
+}
+
+/** A v3 file as v3 stores left it (WAL), with one row per entry, in order. */
+function v3File(rows: V3Row[]): string {
+  const file = tempPath();
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.exec(SCHEMA_V3);
+  const insert = db.prepare(
+    `INSERT INTO memories (id, scope, kind, text, created_at, last_accessed_at, importance, tokens, supersedes)
+     VALUES (?, ?, 'semantic', ?, ?, ?, 5, 3, ?)`,
+  );
+  rows.forEach((row, i) => insert.run(row.id, row.scope ?? "ana", `text of ${row.id}`, T0 + i, T0 + i, row.supersedes ?? null));
+  db.pragma("user_version = 3");
+  db.close();
+  return file;
+}
+
 function snapshot(file: string): { main: Buffer; wal: number } {
   const wal = `${file}-wal`;
   return { main: readFileSync(file), wal: existsSync(wal) ? statSync(wal).size : 0 };
 }
 
 describe("migrations", () => {
-  it("takes a v1 file to v3, old rows becoming semantic memories with counted tokens", () => {
+  it("takes a v1 file to v4, old rows becoming semantic memories with counted tokens", () => {
     const file = v1File();
     const store = openStore(file, { tokenizer });
-    const m0 = store.get("m0");
+    const m0 = store.get(LEGACY_SCOPE, "m0");
     expect(m0).toMatchObject({
       scope: LEGACY_SCOPE,
       kind: "semantic",
@@ -66,18 +88,18 @@ describe("migrations", () => {
       tokens: tokenizer.count(renderLine("brushed teeth")),
     });
     expect(m0?.embedding).toEqual(Float32Array.from([1, 0, 0]));
-    expect(store.get("m1")?.tokens).toBe(tokenizer.count(renderLine("chose <Groq>")));
+    expect(store.get(LEGACY_SCOPE, "m1")?.tokens).toBe(tokenizer.count(renderLine("chose <Groq>")));
     store.close();
     const db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.pragma("user_version", { simple: true })).toBe(4);
     db.close();
   });
 
-  it("takes a v2 file to v3, keeping provenance and corrections", () => {
+  it("takes a v2 file to v4, keeping provenance and corrections", () => {
     const file = v2File(["Ana lives in Porto", "Ana likes tea"]);
     const store = openStore(file, { tokenizer });
-    expect(store.get("m1")).toMatchObject({ kind: "semantic", source: "turn-1" });
-    expect(store.get("fix")?.supersedes).toBe("m0");
+    expect(store.get(LEGACY_SCOPE, "m1")).toMatchObject({ kind: "semantic", source: "turn-1" });
+    expect(store.get(LEGACY_SCOPE, "fix")?.supersedes).toBe("m0");
     expect(store.current(LEGACY_SCOPE, T0 + 10).map((m) => m.id)).toEqual(["m1", "fix"]);
     store.close();
   });
@@ -99,7 +121,7 @@ describe("migrations", () => {
       error = e;
     }
     expect(isUserError(error)).toBe(true);
-    expect((error as Error).message).toMatch(/from schema version 2 to 3 failed .*tokenizer exploded/);
+    expect((error as Error).message).toMatch(/from schema version 2 to 4 failed .*tokenizer exploded/);
     expect((error as Error).message).toContain(file);
     const after = snapshot(file);
     expect(after.main.equals(before.main)).toBe(true);
@@ -118,7 +140,7 @@ describe("migrations", () => {
         throw new Error("no");
       },
     };
-    expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 3 failed/);
+    expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 4 failed/);
     expect(snapshot(file).main.equals(before.main)).toBe(true);
     const db = new Database(file);
     expect(db.pragma("user_version", { simple: true })).toBe(1);
@@ -134,7 +156,62 @@ describe("migrations", () => {
     const before = snapshot(file);
     const error = userError(() => openStore(file, { tokenizer }));
     expect((error as Error).message).toContain(file);
-    expect((error as Error).message).toMatch(/schema version 99, newer than the 3/);
+    expect((error as Error).message).toMatch(/schema version 99, newer than the 4/);
     expect(snapshot(file)).toEqual(before);
+  });
+
+  it("takes a v3 file to v4, keeping every row, its number and its fields", () => {
+    const file = v3File([{ id: "a" }, { id: "b", scope: "ben" }, { id: "fix", supersedes: "a" }]);
+    const store = openStore(file, { tokenizer });
+    expect(store.get("ana", "fix")).toMatchObject({ supersedes: "a", text: "text of fix", tokens: 3, createdAt: T0 + 2 });
+    expect(store.current("ana", T0).map((m) => m.id)).toEqual(["fix"]);
+    expect(store.current("ben", T0).map((m) => m.id)).toEqual(["b"]);
+    store.close();
+    const db = new Database(file);
+    expect(db.prepare("SELECT seq, id FROM memories ORDER BY seq").all()).toEqual([
+      { seq: 1, id: "a" },
+      { seq: 2, id: "b" },
+      { seq: 3, id: "fix" },
+    ]);
+    db.close();
+  });
+
+  it("after v4, one scope may reuse another's id, and its correction of that id stays in its own scope", () => {
+    const store = openStore(v3File([{ id: "a" }]), { tokenizer });
+    store.remember({ id: "a", scope: "ben", kind: "semantic", text: "Ben's own a", createdAt: T0 });
+    store.remember({ id: "fix", scope: "ben", kind: "semantic", text: "Ben's fix", createdAt: T0, supersedes: "a" });
+    expect(store.current("ana", T0).map((m) => m.text)).toEqual(["text of a"]);
+    expect(store.current("ben", T0).map((m) => m.text)).toEqual(["Ben's fix"]);
+    store.close();
+  });
+
+  it("repairs a v3 file where two processes corrected one memory: the later correction corrects the earlier", () => {
+    const file = v3File([{ id: "price" }, { id: "100 euros", supersedes: "price" }, { id: "200 euros", supersedes: "price" }]);
+    const store = openStore(file, { tokenizer });
+    expect(store.get("ana", "200 euros")?.supersedes).toBe("100 euros");
+    expect(store.current("ana", T0).map((m) => m.id)).toEqual(["200 euros"]);
+    expect(store.index("ana")?.isCurrent(1, T0)).toBe(false);
+    store.close();
+  });
+
+  it("leaves a v3 file byte-for-byte unchanged when the v4 migration fails midway", () => {
+    // "late" and "fix-of-early" both end up correcting "early": the copy into the new table fails.
+    const file = v3File([
+      { id: "target" },
+      { id: "early", supersedes: "target" },
+      { id: "fix-of-early", supersedes: "early" },
+      { id: "late", supersedes: "target" },
+    ]);
+    const before = snapshot(file);
+    const error = userError(() => openStore(file, { tokenizer }));
+    expect(error.message).toMatch(/from schema version 3 to 4 failed .*UNIQUE constraint failed.*the file was left unchanged$/);
+    expect(error.message).toContain(file);
+    const after = snapshot(file);
+    expect(after.main.equals(before.main)).toBe(true);
+    expect(after.wal).toBe(before.wal);
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.prepare("SELECT id, supersedes FROM memories WHERE id = 'late'").get()).toEqual({ id: "late", supersedes: "target" });
+    db.close();
   });
 });

@@ -80,6 +80,7 @@ export function handMadeResults(): ExperimentResults {
     format: "recollect-results/2",
     experiment: {
       name: "timeline-demo",
+      family: "timeline-demo",
       file: "experiments/timeline-demo.yaml",
       description: "Does recency help on a timeline? <a test of escaping>",
       baseline: "full",
@@ -89,6 +90,7 @@ export function handMadeResults(): ExperimentResults {
       matchSource: false,
       cluster: "scenario",
       headline: ["recall_any@1", "coverage"],
+      importance: { rated: 20, unrated: 4, noise: 1, unratedNoise: 0 },
       scenarios,
     },
     manifest: {

@@ -26,12 +26,23 @@ describe("experimentFindings", () => {
     expect(text.startsWith("`synthetic` compares 6 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds; the unit is asks (seeds averaged), each ask independent")).toBe(true);
   });
 
-  it("gives a significant effect its direction, size, interval, units and Holm-adjusted p", () => {
+  it("gives a significant effect its direction, size, interval and Holm-adjusted p, the units stated once up front", () => {
     const c = findRow(summary, "boosted", "recall_any@1").vsBaseline!;
     expect(c.significant).toBe(true);
     expect(text).toContain(
-      `\`boosted\` raises \`recall_any@1\` by ${c.diff.mean.toFixed(3)} (better; 95% CI +${c.diff.lo.toFixed(3)} to +${c.diff.hi.toFixed(3)}, 15 asks, each its own unit; p (Holm) ${formatP(c.pHolm)}).`,
+      `\`boosted\` raises \`recall_any@1\` by ${c.diff.mean.toFixed(3)} (better; 95% CI +${c.diff.lo.toFixed(3)} to +${c.diff.hi.toFixed(3)}; p (Holm) ${formatP(c.pHolm)})`,
     );
+  });
+
+  it("joins one ablation's effects on several headline metrics in one sentence, and names units that differ", () => {
+    const joined = structuredClone(summary);
+    joined.headline = ["recall_any@1", "coverage"];
+    for (const metric of joined.headline) {
+      const c = findRow(joined, "boosted", metric).vsBaseline!;
+      Object.assign(c, { significant: true, pHolm: 0.01, diff: { ...c.diff, mean: 0.5, lo: 0.25, hi: 0.75, nClusters: metric === "coverage" ? 4 : c.diff.nClusters } });
+    }
+    const sentence = experimentFindings(joined, results.experiment).sentences.find((x) => x.startsWith("`boosted`"))!;
+    expect(sentence).toMatch(/^`boosted` raises `recall_any@1` by 0\.500 \(better; 95% CI \+0\.250 to \+0\.750; p \(Holm\) 0\.010\) and `coverage` by 0\.500 \(better; 95% CI \+0\.250 to \+0\.750, [^;]+; p \(Holm\) 0\.010\)\.$/);
   });
 
   it("names together what could not be detected, with the minimum detectable effects", () => {
@@ -53,12 +64,23 @@ describe("experimentFindings", () => {
     expect(text).toMatch(/\d of 1 designed failures hold across seeds \(the seed as the unit, p \(Holm\) < 0\.05\)/);
   });
 
+  it("says when a comparison crosses relevance backends", () => {
+    let crossed = addAblation(syntheticResults(), "lexical", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
+    crossed.experiment.cluster = "ask";
+    const lexical = crossed.experiment.ablations.find((a) => a.name === "lexical")!;
+    lexical.policy = { ...lexical.policy, score: { ...lexical.policy.score, relevance: "bm25" } };
+    const sentence = findingsOf(crossed).text;
+    expect(sentence).toMatch(/`lexical` raises `recall_any@1` by .*?\) \(a comparison that crosses relevance backends, bm25 against words\)\./);
+    crossed = addAblation(crossed, "same-backend", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
+    expect(findingsOf(crossed).text).not.toMatch(/`same-backend` [^()]*\([^()]*\) \(a comparison that crosses/);
+  });
+
   it("reports a notable effect (at least its MDE, yet not significant after Holm) as such", () => {
     const notable = structuredClone(summary);
     const c = findRow(notable, "no-touch", "recall_any@1").vsBaseline!;
     Object.assign(c, { significant: false, pHolm: 0.09, mde: 0.2, diff: { ...c.diff, mean: -0.25, lo: -0.5, hi: 0.01 } });
     expect(experimentFindings(notable, results.experiment).sentences).toContain(
-      "`no-touch` lowers `recall_any@1` by 0.250 (worse; 95% CI −0.500 to +0.010, 15 asks, each its own unit; " +
+      "`no-touch` lowers `recall_any@1` by 0.250 (worse; 95% CI −0.500 to +0.010; " +
         "not significant after Holm, p (Holm) 0.090; the minimum detectable effect is 0.200).",
     );
   });

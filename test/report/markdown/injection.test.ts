@@ -113,6 +113,7 @@ function tokenResults(): ExperimentResults {
     format: RESULTS_FORMAT,
     experiment: {
       name: t.experiment,
+      family: t.experiment,
       file: t.file,
       description: t.description,
       baseline: ablations[0]!,
@@ -125,6 +126,7 @@ function tokenResults(): ExperimentResults {
       seeds,
       k: [1],
       matchSource: false,
+      importance: { rated: 3, unrated: 1, noise: 1, unratedNoise: 0 },
       cluster: "scenario",
       headline: ["recall_any@1", "coverage"],
       scenarios: [{ name: t.scenario, description: t.scenarioDescription, targets: [{ ablation: ablations[1]!, metric: "coverage" }], asks }],
@@ -259,7 +261,7 @@ const category = (f: Fixture) => f.summary.groups.find((g) => g !== "all")!;
 const WRITERS: Record<string, (f: Fixture) => string> = {
   setup: (f) => renderSetup(f.context),
   findings: (f) => renderFindings([experimentFindings(f.summary, f.results.experiment)]),
-  "experiment intro": (f) => renderExperimentIntro(view(f)),
+  "experiment intro": (f) => renderExperimentIntro([view(f)]),
   ablations: (f) => renderAblations(f.results, f.summary),
   "headline table": (f) => renderHeadlineTable(f.summary),
   "headline table of a category": (f) => renderHeadlineTable(f.summary, category(f)),
@@ -273,7 +275,7 @@ const WRITERS: Record<string, (f: Fixture) => string> = {
   LoCoMo: (f) => locomoSection(f.context, view(f)),
   "import table": (f) => importSection(f.context, view(f)),
   "answer-level": (f) => createAnswersSection(f.answers.spec)(f.context),
-  "experiment section": (f) => renderExperiment(f.context, view(f)),
+  "experiment section": (f) => renderExperiment(f.context, [view(f)]),
   appendix: (f) => renderAppendix(view(f)),
   "FAILURE_ANALYSIS figures": (f) =>
     renderFigures({

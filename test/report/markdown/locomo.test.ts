@@ -19,7 +19,7 @@ describe("the LoCoMo section of EVALUATION.md", () => {
   it("states the source-matching setting and that importance is constant", () => {
     const text = locomoSection(undefined, view({ locomo: true, reference: false }));
     expect(text).toContain("does not count for its source turn (`matchSource: false`)");
-    expect(text).toContain("importance is the constant 5");
+    expect(text).toContain("every memory is unrated");
     // The categories are the experiment section's table; no section appears twice.
     expect(text).not.toContain("By category");
   });
