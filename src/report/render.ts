@@ -85,9 +85,9 @@ export async function renderReports(
     return existsSync(file) ? readFileSync(file, "utf8") : undefined;
   };
   const findings = needed.map((r, i) => {
-    const found = experimentFindings(summaries[i], r.experiment);
+    // An experiment that sweeps is there for its sweep: its finding is the held-out choice.
     const sweep = sweepFinding(r);
-    return sweep === undefined ? found : { ...found, sentences: [...found.sentences, sweep] };
+    return sweep === undefined ? experimentFindings(summaries[i], r.experiment) : { experiment: r.experiment.name, sentences: [sweep] };
   });
   const contextOf = (chosen: ExperimentResults[]): ReportContext => ({
     results: chosen,

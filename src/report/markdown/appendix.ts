@@ -13,6 +13,7 @@ import type { ExperimentView } from "./section-providers.js";
 import { GENERATED_NOTICE } from "./setup.js";
 import { renderSummaryTable, renderVsBaselineTable } from "./summary-tables.js";
 import { renderSweepAppendix } from "./sweep.js";
+import { renderCharts } from "./charts.js";
 import { markdownTable } from "./table.js";
 
 export function renderAppendix(view: ExperimentView): string {
@@ -44,6 +45,12 @@ export function renderAppendix(view: ExperimentView): string {
       renderVsBaselineTable(summary, group),
     );
   }
-  parts.push(renderSweepAppendix(view), renderRankChanges(results, summary));
+  // EVALUATION.md shows a sweeping experiment in one table (see renderSweepFamily): its charts are linked here.
+  parts.push(renderSweepAppendix(view), results.sweep === undefined ? "" : appendixCharts(results, summary), renderRankChanges(results, summary));
   return `${parts.map((p) => p.trim()).filter((p) => p !== "").join("\n\n")}\n`;
+}
+
+/** The chart links, from the appendix's own folder (reports/). */
+function appendixCharts(results: ExperimentView["results"], summary: ExperimentView["summary"]): string {
+  return renderCharts(results, summary).replace(/\]\((<?)reports\//g, "]($1");
 }

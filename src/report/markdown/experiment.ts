@@ -5,7 +5,7 @@ import { renderCharts } from "./charts.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
-import { sweepSection } from "./sweep.js";
+import { renderSweepFamily, sweepSection } from "./sweep.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
 import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
 
@@ -87,6 +87,7 @@ function renderRun(context: ReportContext, view: ExperimentView, heading: string
  * what the runs share (ablations, the import) is said once.
  */
 export function renderExperiment(context: ReportContext, views: readonly ExperimentView[], options: ExperimentRenderOptions = {}): string {
+  if (views.every((view) => view.results.sweep !== undefined)) return renderSweepFamily(views);
   const [first] = views;
   const parts = [renderExperimentIntro(views), `### Ablations\n\n${renderAblations(first.results, first.summary)}`];
   if (views.length === 1) {

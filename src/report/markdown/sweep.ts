@@ -140,7 +140,37 @@ export function sweepFinding(results: ExperimentView["results"]): string | undef
     .map(({ ablation, comparison: c }) => `${formatSignedInterval({ mean: c.meanDiff, lo: c.lo, hi: c.hi, n: c.n })} against ${code(ablation)} (p ${formatP(c.p)})`)
     .join(", ");
   return (
-    `Its sweep of ${formatCount(sweep.points.length)} points, chosen by ${sweep.selection.folds.length}-fold cross-validation over scenarios, scores ` +
+    `${code(results.experiment.name)}: the choice among ${formatCount(sweep.points.length)} points, made by ${sweep.selection.folds.length}-fold cross-validation over scenarios, scores ` +
     `${formatInterval(heldOut)} on ${code(sweep.objective.metric)} held out: ${versus}; the folds' training score is ${formatNumber(training)} (optimism ${formatSigned(optimism)}).`
   );
+}
+
+/**
+ * An experiment that sweeps, in EVALUATION.md: one row per run (ask protocol) with the held-out
+ * choice, its optimism and its comparisons; its ablations, categories, folds, points and charts are
+ * in each run's appendix, so that EVALUATION.md stays short.
+ */
+export function renderSweepFamily(views: readonly ExperimentView[]): string {
+  const analysed = views.map((view) => ({ view, analysis: sweepAnalysisOf(view)! }));
+  const [first] = analysed;
+  const ablations = first.analysis.comparisons.map((c) => c.ablation);
+  const rows = analysed.map(({ view, analysis }) => [
+    code(view.results.experiment.protocol ?? view.results.experiment.name),
+    formatInterval(analysis.heldOut),
+    formatNumber(analysis.training),
+    formatSigned(analysis.optimism),
+    analysis.chosenCounts.map((c) => `${code(c.id)} ×${c.folds}`).join(", "),
+    ...analysis.comparisons.map(({ comparison: c }) => `${formatSignedInterval({ mean: c.meanDiff, lo: c.lo, hi: c.hi, n: c.n })} (p ${formatP(c.p)})`),
+  ]);
+  const appendices = views.map((v) => code(appendixPath(v.results.experiment.name))).join(", ");
+  return [
+    `## ${escapeProse(first.view.results.experiment.family)}`,
+    `${sweepSetup(first.analysis)} Per run (ask protocol), the held-out score of the choice over ${formatCount(first.analysis.heldOut.nItems)} asks in ` +
+      `${formatCount(first.analysis.heldOut.nClusters)} scenario clusters, the folds' training score, the optimism gap, the points the folds chose, and the ` +
+      `held-out choice minus each ablation on the same asks (clustered, uncorrected). Ablations, folds, every point and the charts: ${appendices}.`,
+    markdownTable(
+      ["Run", { header: "Held-out [95% CI]", align: "right" }, { header: "Training", align: "right" }, { header: "Optimism", align: "right" }, "Folds chose", ...ablations.map((a) => ({ header: `− ${a}`, align: "right" as const }))],
+      rows,
+    ),
+  ].join("\n\n");
 }
