@@ -82,15 +82,15 @@ describe("recollect experiment on the core experiment", () => {
   });
 
   it("gives the reports a progress line of their own, one step per experiment's statistics and per reporter", () => {
-    const steps = new Set(first.lines.map((l) => /^reports: \d+\/7 steps · ([\w -]+?) · /.exec(l.text)?.[1]).filter(Boolean));
-    expect([...steps]).toEqual(["statistics core", "charts", "appendix", "evaluation", "failure-analysis", "html", "schemas", "done"]);
+    const steps = new Set(first.lines.map((l) => /^reports: \d+\/8 steps · ([\w -]+?) · /.exec(l.text)?.[1]).filter(Boolean));
+    expect([...steps]).toEqual(["statistics core", "charts", "appendix", "preset", "evaluation", "failure-analysis", "html", "schemas", "done"]);
   });
 
   it("on a second run with unchanged results, regenerates only the core experiment's own files", () => {
     expect(again.code).toBe(0);
     const text = again.lines.map((l) => l.text);
     const steps = new Set(text.map((l) => /^reports: \d+\/(\d+) steps · ([\w -]+?) · /.exec(l)).filter(Boolean).map((m) => `${m![2]} of ${m![1]}`));
-    expect([...steps]).toEqual(["statistics core of 3", "charts of 3", "appendix of 3", "done of 3"]);
+    expect([...steps]).toEqual(["statistics core of 4", "charts of 4", "appendix of 4", "preset of 4", "done of 4"]);
     expect(text.some((l) => l.endsWith("results/core.json unchanged"))).toBe(true);
     expect(text).toContain("reports: up to date");
     expect(text).toContain("reports: EVALUATION.md and the HTML report left as they are: the results they show did not change");
