@@ -1,6 +1,6 @@
 /*
  * Mutation testing of the memory system, the metrics and the statistics: `npm run mutate`.
- * Run on demand, not in CI: it takes tens of minutes on a 2-core machine.
+ * Run on demand, not in CI: a whole run takes hours on a shared 2-core machine.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {

@@ -12,6 +12,9 @@ export default defineConfig({
   test: {
     include: ["test/memory/**/*.test.ts", "test/harness/metrics.test.ts", "test/harness/stats/**/*.test.ts"],
     exclude: ["test/harness/stats/calibration.test.ts"],
+    // Each mutant reruns its tests; sharing loaded modules between test files spares loading the
+    // Gemma tokenizer again for every file. The tests open their own stores and share no state.
+    isolate: false,
     // The first run counts which tests reach each mutant, statement by statement: many times slower.
     testTimeout: 900_000,
     hookTimeout: 900_000,
