@@ -40,7 +40,6 @@ export { retrieve } from "./retrieve.js";
 export { turnText, writeBack } from "./write-back.js";
 export {
   defaultStopwords,
-  type Embedder,
   RELEVANCE_BACKENDS,
   type RelevanceBackend,
   type RelevanceInput,
