@@ -16,6 +16,9 @@ export interface Handlers {
   convert(args: ConvertArgs): Promise<void>;
 }
 
+/** Where a command writes its lines (standard output, or a warning on standard error). */
+export type Log = (line: string) => void;
+
 export interface DataArgs {
   locomo: string;
   acceptLocomoHash: boolean;

@@ -41,7 +41,6 @@ export { AskRelevance } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
 export {
   defaultStopwords,
-  type Embedder,
   RELEVANCE_BACKENDS,
   type RelevanceBackend,
   type RelevanceInput,

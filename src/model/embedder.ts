@@ -1,6 +1,7 @@
 /**
- * The embedding relevance backend's embedder over a model client (Ollama /api/embed). It has the
- * memory system's Embedder shape; vectors carry the model id so the store can refuse a mismatch.
+ * The embedder over a model client (Ollama /api/embed) that turns memory and query text into the
+ * vectors the embedding relevance backend ranks by; vectors carry the model id so the store can
+ * refuse a mismatch.
  */
 import { DEFAULT_EMBED_MODEL } from "./options.js";
 import type { ModelClient, SamplingOptions } from "./types.js";

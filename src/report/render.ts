@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExperimentResults } from "../harness/results/types.js";
-import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary.js";
+import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary/summarise.js";
 import { byCodeUnit } from "../shared/order.js";
 import { chartsReporter } from "./charts/reporter.js";
 import { createEvaluationReporter } from "./evaluation.js";

@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../harness/results/types.js";
-import type { ExperimentSummary } from "../harness/summary-types.js";
+import type { ExperimentSummary } from "../harness/summary/types.js";
 
 /** A file a reporter wants written, relative to the repository root. */
 export interface OutputFile {

@@ -1,7 +1,7 @@
 import { escapeMarkdown } from "../../src/report/markdown/escape.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findRow, summarise } from "../../src/harness/summary.js";
+import { findRow, summarise } from "../../src/harness/summary/summarise.js";
 import type { ExperimentResults } from "../../src/harness/results/types.js";
 import { experimentCharts } from "../../src/report/charts/experiment-charts.js";
 import { createEvaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";

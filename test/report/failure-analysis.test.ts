@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { findRow, summarise } from "../../src/harness/summary.js";
+import { findRow, summarise } from "../../src/harness/summary/summarise.js";
 import { failureAnalysisReporter, fillFailureAnalysis } from "../../src/report/failure-analysis.js";
 import { findFigureMarkers } from "../../src/report/markdown/figure-markers.js";
 import { formatP, formatSignedInterval, formatWtl } from "../../src/report/markdown/format.js";

@@ -3,8 +3,7 @@ import { renderConversationBench, runConversationBench } from "../../bench/conve
 import { renderJson, renderMarkdown } from "../../bench/report.js";
 import { defaultGridWorkers, runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
-import type { BenchArgs } from "../app.js";
-import type { Log } from "./experiment.js";
+import type { BenchArgs, Log } from "../app.js";
 
 /**
  * Measures retrieval latency and ingest rate at each store size against SQLite FTS5 and the

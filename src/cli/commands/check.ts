@@ -4,9 +4,8 @@ import { readResults, writeResults } from "../../harness/results/io.js";
 import { plural, UserError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
-import type { CheckArgs } from "../app.js";
+import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
-import type { Log } from "./experiment.js";
 import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 

@@ -7,8 +7,7 @@ import {
   loadLocomo,
   locomoToConversation,
 } from "../../datasets/locomo/index.js";
-import type { ConvertArgs } from "../app.js";
-import type { Log } from "./experiment.js";
+import type { ConvertArgs, Log } from "../app.js";
 
 /**
  * Writes a benchmark file in the conversation JSON Lines format, so it can be read, edited and

@@ -4,7 +4,7 @@ import { readResults, serialiseResults, writeResults } from "../../harness/resul
 import { removeJournal } from "../../harness/runner/run.js";
 import { describeWrite, writeReports } from "../../report/write.js";
 import { plural } from "../../shared/errors.js";
-import type { ExperimentArgs } from "../app.js";
+import type { ExperimentArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
 import { markShard } from "./merge.js";
 import {
@@ -21,8 +21,6 @@ import {
   runExperiment,
 } from "./pipeline.js";
 import { renderRecordedReports, sharedReportsExist } from "./reports.js";
-
-export type Log = (line: string) => void;
 
 /** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
 const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);

@@ -2,8 +2,7 @@ import { fileError, plural } from "../../shared/errors.js";
 import { trialKey } from "../../harness/runner/journal.js";
 import { parseResults, readResultsText, writeResults } from "../../harness/results/io.js";
 import type { ExperimentResults, Trial } from "../../harness/results/types.js";
-import type { MergeArgs } from "../app.js";
-import type { Log } from "./experiment.js";
+import type { Log, MergeArgs } from "../app.js";
 import { resultsFile } from "./pipeline.js";
 
 type Shard = NonNullable<ExperimentResults["manifest"]["shard"]>;

@@ -1,7 +1,7 @@
 import { higherIsBetter, metricValue } from "../metrics.js";
 import type { ExperimentResults } from "../results/types.js";
 import { compareToBaseline, createRng, holm } from "../stats/index.js";
-import type { DesignedFailure } from "../summary-types.js";
+import type { DesignedFailure } from "./types.js";
 import { askLookup } from "./align.js";
 
 const ALPHA = 0.05;

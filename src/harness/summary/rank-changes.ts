@@ -1,5 +1,5 @@
 import type { AskResult, ExperimentResults, GoldDetail, NeighbourDetail } from "../results/types.js";
-import type { RankChange } from "../summary-types.js";
+import type { RankChange } from "./types.js";
 import { askLookup } from "./align.js";
 
 export const NOT_A_CANDIDATE = "not a candidate (filtered or not current)";

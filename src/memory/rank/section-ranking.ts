@@ -14,7 +14,7 @@
  * The bar is the worst total a k-best heap holds, or the total of the memory being ranked, so the
  * result is exactly what scoring every candidate and sorting would give, ties included.
  */
-import type { RelevanceScores } from "../relevance/index.js";
+import type { RelevanceScores } from "../relevance/types.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
 import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates, reserveCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";

@@ -4,7 +4,7 @@
  * their candidates, so the signal lands in [0, 1] beside recency and importance.
  */
 import { wordSet } from "../words.js";
-import type { RelevanceInput, RelevanceScores } from "./index.js";
+import type { RelevanceInput, RelevanceScores } from "./types.js";
 
 export const BM25_K1 = 1.5;
 export const BM25_B = 0.75;

@@ -6,7 +6,7 @@
  */
 import type { ScopeIndex } from "../store/index-columns.js";
 import { dotLanes } from "../vector/lanes.js";
-import type { RelevanceInput, RelevanceScores } from "./index.js";
+import type { RelevanceInput, RelevanceScores } from "./types.js";
 
 export function embeddingRelevance({ index, query, now }: RelevanceInput): RelevanceScores {
   if (query.embedding === undefined) {

@@ -3,7 +3,7 @@
  * no corpus statistics; visits only memories that share a word, through the postings.
  */
 import { wordSet } from "../words.js";
-import type { RelevanceInput, RelevanceScores } from "./index.js";
+import type { RelevanceInput, RelevanceScores } from "./types.js";
 
 export function wordsRelevance({ index, query, stopwords }: RelevanceInput): RelevanceScores {
   const values = index.scoresBuffer();

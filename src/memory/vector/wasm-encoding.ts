@@ -34,7 +34,11 @@ export const sleb = (n: number): number[] => {
     out.push(byte | 0x80);
   }
 };
-export const name = (text: string) => [...uleb(text.length), ...new TextEncoder().encode(text)];
+/** A name: its UTF-8 byte length (not its UTF-16 length), then the bytes. */
+export const name = (text: string) => {
+  const bytes = new TextEncoder().encode(text);
+  return [...uleb(bytes.length), ...bytes];
+};
 export const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
 export const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
 /** A SIMD instruction: the 0xfd prefix, its opcode, then its immediates. */

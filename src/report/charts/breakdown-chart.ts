@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
-import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
+import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { BASELINE_COLOR, CHART_CONFIG } from "./theme.js";
 import { byCodeUnit } from "../../shared/order.js";
 

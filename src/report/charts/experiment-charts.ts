@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import type { ExperimentSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary } from "../../harness/summary/types.js";
 import { breakdownChart } from "./breakdown-chart.js";
 import type { ChartSpec } from "./chart-spec.js";
 import { metricsChart } from "./metrics-chart.js";

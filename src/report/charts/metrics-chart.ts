@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { higherIsBetter } from "../../harness/metrics.js";
-import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { measureTextWidth } from "./text-measure.js";
 import { BASELINE_COLOR, CHART_CONFIG, MAX_CHART_WIDTH, ablationColor } from "./theme.js";
 

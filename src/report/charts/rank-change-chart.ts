@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
-import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
+import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { namedPanels } from "./text-measure.js";
 import { CHART_CONFIG, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
 

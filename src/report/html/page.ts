@@ -1,6 +1,6 @@
 import { compile } from "vega-lite";
 import type { ExperimentResults } from "../../harness/results/types.js";
-import type { ExperimentSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary } from "../../harness/summary/types.js";
 import type { ChartSpec } from "../charts/chart-spec.js";
 import { FONT_FAMILY } from "../charts/fonts.js";
 import type { Findings } from "../reporter.js";

@@ -1,5 +1,5 @@
 import { higherIsBetter } from "../../harness/metrics.js";
-import type { ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { escapeHtml } from "./escape.js";
 import { formatP, formatSigned, formatValue } from "./format.js";
 

@@ -3,7 +3,7 @@
  * readable. Every metric for every ablation, every comparison with the baseline with its Holm
  * family, the same per category, the scenarios, the manifest and the rank changes.
  */
-import { ALL_GROUP } from "../../harness/summary.js";
+import { ALL_GROUP } from "../../harness/summary/summarise.js";
 import { EVALUATION_PATH } from "../paths.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatUnits } from "./format.js";

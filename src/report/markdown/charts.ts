@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import type { ExperimentSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary } from "../../harness/summary/types.js";
 import { experimentCharts } from "../charts/experiment-charts.js";
 import { chartPath, type ChartName } from "../paths.js";
 import { linkDestination } from "./escape.js";

@@ -1,4 +1,4 @@
-import type { DesignedFailure } from "../../harness/summary-types.js";
+import type { DesignedFailure } from "../../harness/summary/types.js";
 import type { ExperimentView } from "./section-providers.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatP, formatSignedInterval, formatWtl, metricDecimals } from "./format.js";

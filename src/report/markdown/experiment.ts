@@ -1,6 +1,6 @@
 import type { ReportContext } from "../reporter.js";
 import { appendixPath, resultsPath } from "../paths.js";
-import { ALL_GROUP } from "../../harness/summary.js";
+import { ALL_GROUP } from "../../harness/summary/summarise.js";
 import { renderCharts } from "./charts.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatCount } from "./format.js";

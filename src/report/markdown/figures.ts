@@ -1,6 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import { ALL_GROUP, findRow } from "../../harness/summary.js";
-import type { DesignedFailure, ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import type { DesignedFailure, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { resultsPath } from "../paths.js";
 import { claimCells } from "./designed-failures.js";
 import { verdict } from "./summary-tables.js";

@@ -6,8 +6,8 @@
  */
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentInfo } from "../../harness/results/types.js";
-import { ALL_GROUP, findRow } from "../../harness/summary.js";
-import type { Comparison, ExperimentSummary } from "../../harness/summary-types.js";
+import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
 import { PROTOCOL_WORDS } from "./experiment.js";

@@ -1,4 +1,4 @@
-import type { Interval, Unit } from "../../harness/summary-types.js";
+import type { Interval, Unit } from "../../harness/summary/types.js";
 import { EMPTY_CELL, formatNumber } from "./table.js";
 
 /** What an interval is shown from: its mean and bounds, and how many values it is over. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { importStatsSchema } from "../../datasets/conversations/index.js";
 import { locomoConversionStatsSchema } from "../../datasets/locomo/index.js";
-import { ALL_GROUP, findRow } from "../../harness/summary.js";
+import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
 import type { ExperimentView } from "./section-providers.js";
 import { code } from "./escape.js";
 import { formatInterval, formatSigned, formatUnits } from "./format.js";

@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import type { ExperimentSummary, RankChange } from "../../harness/summary-types.js";
+import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatRank } from "./format.js";
 import { ablationLabel } from "./summary-tables.js";

@@ -1,5 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import type { ExperimentSummary } from "../../harness/summary-types.js";
+import type { ExperimentSummary } from "../../harness/summary/types.js";
 import type { ReportContext } from "../reporter.js";
 
 /** Markdown appended to EVALUATION.md after the experiments; "" adds nothing. */

@@ -1,6 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
-import { ALL_GROUP, familyName, findRow } from "../../harness/summary.js";
-import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary-types.js";
+import { ALL_GROUP, familyName, findRow } from "../../harness/summary/summarise.js";
+import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
   SIGNIFICANT_MARK,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import { summarise } from "../../../src/harness/summary.js";
+import { summarise } from "../../../src/harness/summary/summarise.js";
 import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows } from "../../../src/report/charts/breakdown-chart.js";
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { keyMetrics } from "../../../src/report/charts/metrics-chart.js";

@@ -6,7 +6,7 @@
 import { builtInAblation } from "../../fixtures/synthetic-results.js";
 import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult, ExperimentResults, ScenarioInfo, Trial } from "../../../src/harness/results/types.js";
-import type { ExperimentSummary, MetricSummary, RankChange } from "../../../src/harness/summary-types.js";
+import type { ExperimentSummary, MetricSummary, RankChange } from "../../../src/harness/summary/types.js";
 
 export const ABLATIONS = ["full", "relevance-only", "no-decay"] as const;
 const SEEDS = [1, 2];

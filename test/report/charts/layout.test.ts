@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readResults } from "../../../src/harness/results/io.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import type { ExperimentSummary } from "../../../src/harness/summary-types.js";
-import { summarise } from "../../../src/harness/summary.js";
+import type { ExperimentSummary } from "../../../src/harness/summary/types.js";
+import { summarise } from "../../../src/harness/summary/summarise.js";
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { renderChart } from "../../../src/report/charts/render.js";
 import { MAX_CHART_WIDTH } from "../../../src/report/charts/theme.js";

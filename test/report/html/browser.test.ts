@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { summarise } from "../../../src/harness/summary.js";
+import { summarise } from "../../../src/harness/summary/summarise.js";
 import { htmlReporter } from "../../../src/report/html/reporter.js";
 import { handMadeResults } from "../charts/hand-made-results.js";
 

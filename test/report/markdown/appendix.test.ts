@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRow, summarise } from "../../../src/harness/summary.js";
+import { findRow, summarise } from "../../../src/harness/summary/summarise.js";
 import { renderAppendix } from "../../../src/report/markdown/appendix.js";
 import { formatSignedInterval } from "../../../src/report/markdown/format.js";
 import { syntheticResults } from "../../fixtures/synthetic-results.js";

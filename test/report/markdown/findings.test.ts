@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import { findRow, summarise } from "../../../src/harness/summary.js";
+import { findRow, summarise } from "../../../src/harness/summary/summarise.js";
 import { experimentFindings, renderFindings } from "../../../src/report/markdown/findings.js";
 import { formatP } from "../../../src/report/markdown/format.js";
 import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";

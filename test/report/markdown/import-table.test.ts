@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countRepair, emptyImportStats, REPAIRS } from "../../../src/datasets/conversations/stats.js";
-import { summarise } from "../../../src/harness/summary.js";
+import { summarise } from "../../../src/harness/summary/summarise.js";
 import { importSection } from "../../../src/report/markdown/import-table.js";
 import { syntheticResults } from "../../fixtures/synthetic-results.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarise } from "../../../src/harness/summary.js";
+import { summarise } from "../../../src/harness/summary/summarise.js";
 import { locomoSection } from "../../../src/report/markdown/locomo.js";
 import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isRankMetric, metricNames } from "../../src/harness/metrics.js";
-import type { ExperimentResults } from "../../src/harness/results/types.js";
-import { holm } from "../../src/harness/stats/index.js";
-import { ALL_GROUP, familyName, findRow, summarise, type SummariseOptions } from "../../src/harness/summary.js";
-import { addAblation, syntheticResults } from "../fixtures/synthetic-results.js";
+import { isRankMetric, metricNames } from "../../../src/harness/metrics.js";
+import type { ExperimentResults } from "../../../src/harness/results/types.js";
+import { holm } from "../../../src/harness/stats/index.js";
+import { ALL_GROUP, familyName, findRow, summarise, type SummariseOptions } from "../../../src/harness/summary/summarise.js";
+import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
 
 // Fewer resamples than the defaults keep the suite fast; the smallest p (1/2001) still survives Holm.
 const FAST: SummariseOptions = { seed: 11, bootstrapResamples: 400, testResamples: 2000 };

@@ -1,5 +1,5 @@
-import { higherIsBetter, isRankMetric, metricNames, metricValue } from "./metrics.js";
-import type { AskResult, ExperimentResults } from "./results/types.js";
+import { higherIsBetter, isRankMetric, metricNames, metricValue } from "../metrics.js";
+import type { AskResult, ExperimentResults } from "../results/types.js";
 import {
   bootstrapMeanCI,
   type ClusteredComparison,
@@ -11,11 +11,11 @@ import {
   type MeanInterval,
   type Rng,
   type Structure,
-} from "./stats/index.js";
-import { alignResults, type PairKey } from "./summary/align.js";
-import { designedFailures } from "./summary/designed-failures.js";
-import { rankChanges } from "./summary/rank-changes.js";
-import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit } from "./summary-types.js";
+} from "../stats/index.js";
+import { alignResults, type PairKey } from "./align.js";
+import { designedFailures } from "./designed-failures.js";
+import { rankChanges } from "./rank-changes.js";
+import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit } from "./types.js";
 
 /** The seed the reports use when they summarise; recorded summaries are reproducible from it. */
 export const DEFAULT_SUMMARY_SEED = 20240501;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runDemo } from "../../src/cli/commands/demo.js";
+import { runDemo } from "../../../src/cli/commands/demo.js";
 
-const recorded = fileURLToPath(new URL("../../results/demo.txt", import.meta.url));
+const recorded = fileURLToPath(new URL("../../../results/demo.txt", import.meta.url));
 
 describe("demo", () => {
   it("matches the recorded output byte for byte", async () => {

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import {
+  candidatePrecedes,
+  emptyCandidates,
+  entryPrecedes,
+  eventTime,
+  pickCandidates,
+  reserveCandidates,
+} from "../../../src/memory/rank/candidates.js";
+import type { RankView } from "../../../src/memory/rank/view.js";
+
+// Only the columns the section order reads; ranking views carry more.
+function view(rows: { id: string; createdAt: number; occurredAt?: number }[]): RankView {
+  return {
+    size: rows.length,
+    ids: rows.map((r) => r.id),
+    createdAt: Float64Array.from(rows, (r) => r.createdAt),
+    occurredAt: Float64Array.from(rows, (r) => r.occurredAt ?? NaN),
+  } as unknown as RankView;
+}
+
+describe("eventTime", () => {
+  it("is when the event happened, or when the memory was written if it has no event time", () => {
+    const v = view([
+      { id: "a", createdAt: 50, occurredAt: 10 },
+      { id: "b", createdAt: 50 },
+    ]);
+    expect(eventTime(v, 0)).toBe(10);
+    expect(eventTime(v, 1)).toBe(50);
+  });
+});
+
+describe("the section order", () => {
+  const v = view([
+    { id: "old", createdAt: 1, occurredAt: 5 },
+    { id: "new", createdAt: 2, occurredAt: 1 },
+    { id: "b", createdAt: 2, occurredAt: 3 },
+    { id: "a", createdAt: 2, occurredAt: 3 },
+  ]);
+  const precedes = (total: number[], a: number, b: number, byScore = true) => entryPrecedes(v, total[a], a, total[b], b, byScore);
+
+  it("by score puts the higher total first, whatever the times", () => {
+    expect(precedes([0.9, 0.1, 0, 0], 0, 1)).toBe(true);
+    expect(precedes([0.9, 0.1, 0, 0], 1, 0)).toBe(false);
+  });
+
+  it("on equal scores puts the more recent event first, then the smaller id", () => {
+    expect(precedes([1, 1, 1, 1], 0, 1)).toBe(true); // event 5 before event 1
+    expect(precedes([1, 1, 1, 1], 1, 0)).toBe(false);
+    expect(precedes([1, 1, 1, 1], 3, 2)).toBe(true); // same event time: "a" before "b"
+    expect(precedes([1, 1, 1, 1], 2, 3)).toBe(false);
+  });
+
+  it("never puts an entry before itself", () => expect(precedes([1, 1, 1, 1], 2, 2)).toBe(false));
+
+  it("newest-first ignores the score and puts the later write first, then the tie-breaks", () => {
+    expect(precedes([0, 9, 0, 0], 1, 0, false)).toBe(true);
+    expect(precedes([9, 0, 0, 0], 0, 1, false)).toBe(false);
+    expect(precedes([0, 0, 0, 9], 2, 1, false)).toBe(true); // same write time: event 3 before event 1
+    expect(precedes([0, 0, 9, 0], 3, 2, false)).toBe(true); // and then the id
+  });
+
+  it("reads the totals and slots of candidates by position", () => {
+    const c = emptyCandidates(2);
+    c.slots.set([3, 2]);
+    c.total.set([1, 1]);
+    expect(candidatePrecedes(v, c, 0, 1, true)).toBe(true); // slot 3 ("a") before slot 2 ("b")
+    expect(candidatePrecedes(v, c, 1, 0, true)).toBe(false);
+  });
+});
+
+describe("candidate arrays", () => {
+  const filled = () => {
+    const c = emptyCandidates(3);
+    c.slots.set([7, 8, 9]);
+    c.rel.set([0.1, 0.2, 0.3]);
+    c.rec.set([0.4, 0.5, 0.6]);
+    c.imp.set([0.7, 0.8, 0.9]);
+    c.total.set([1.2, 1.5, 1.8]);
+    return c;
+  };
+  const rows = (c: ReturnType<typeof emptyCandidates>) =>
+    [...c.slots].map((slot, i) => [slot, c.rel[i], c.rec[i], c.imp[i], c.total[i]]);
+
+  it("start zeroed, n long", () => expect(rows(emptyCandidates(2))).toEqual([[0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]));
+
+  it("pick whole entries, in the order asked", () => {
+    expect(rows(pickCandidates(filled(), [2, 0]))).toEqual([
+      [9, 0.3, 0.6, 0.9, 1.8],
+      [7, 0.1, 0.4, 0.7, 1.2],
+    ]);
+  });
+
+  it("are kept as they are when they have room", () => {
+    const c = filled();
+    expect(reserveCandidates(c, 3, 3)).toBe(c);
+  });
+
+  it("grow to at least twice their length, keeping the first entries asked for", () => {
+    const grown = reserveCandidates(filled(), 4, 2);
+    expect(grown.slots.length).toBe(6);
+    expect(rows(grown).slice(0, 3)).toEqual([
+      [7, 0.1, 0.4, 0.7, 1.2],
+      [8, 0.2, 0.5, 0.8, 1.5],
+      [0, 0, 0, 0, 0],
+    ]);
+    expect(reserveCandidates(filled(), 10, 3).slots.length).toBe(10);
+  });
+});

@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+
+/*
+ * The tests that `npm run mutate` runs against each mutant: those of the mutated code
+ * (src/memory, src/harness/metrics.ts, src/harness/stats). The rest of the suite runs whole
+ * experiments and would cost minutes per mutant without testing these files more closely.
+ * The statistics' calibration test is left out too: it simulates thousands of datasets (about
+ * 45 s a run) to check error rates and coverage, while the exact-value tests of each method pin
+ * the same code.
+ */
+export default defineConfig({
+  test: {
+    include: ["test/memory/**/*.test.ts", "test/harness/metrics.test.ts", "test/harness/stats/**/*.test.ts"],
+    exclude: ["test/harness/stats/calibration.test.ts"],
+    // Each mutant reruns its tests; sharing loaded modules between test files spares loading the
+    // Gemma tokenizer again for every file. The tests open their own stores and share no state.
+    isolate: false,
+    // The first run counts which tests reach each mutant, statement by statement: many times slower.
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
+  },
+});
