@@ -7,7 +7,7 @@ import { rankChangeChart } from "./rank-change-chart.js";
 import { recallOverTimeChart } from "./recall-over-time-chart.js";
 import { sweepFoldsChart, sweepHeatmapChart, sweepOptimismChart } from "./sweep-charts.js";
 import { analyseSweep } from "../../harness/sweep/analysis.js";
-import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
+import { DEFAULT_SUMMARY_SEED } from "../../harness/summary/summarise.js";
 
 /** The charts of one experiment, in report order; a chart with no data to show is left out. */
 export function experimentCharts(results: ExperimentResults, summary: ExperimentSummary): ChartSpec[] {

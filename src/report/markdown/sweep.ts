@@ -3,7 +3,7 @@
  * in one compact table; in the appendix, every fold, every comparison and every point.
  */
 import { analyseSweep, type SweepAnalysis } from "../../harness/sweep/analysis.js";
-import { DEFAULT_SUMMARY_SEED } from "../../harness/summary.js";
+import { DEFAULT_SUMMARY_SEED } from "../../harness/summary/summarise.js";
 import { appendixPath, presetPath, resultsPath } from "../paths.js";
 import { code, escapeProse } from "./escape.js";
 import { formatCount, formatInterval, formatP, formatSigned, formatSignedInterval, formatWtl } from "./format.js";
