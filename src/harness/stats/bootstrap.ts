@@ -21,8 +21,8 @@ export interface MeanInterval {
   n: number;
 }
 
-/** What a clustered interval adds: the units it was computed on and how much clustering cost. */
-export interface ClusteredInterval extends MeanInterval {
+/** The design an inference over clustered items was computed on, and how much clustering cost. */
+export interface ClusterDesign {
   /** Distinct items (values of one item are averaged first). */
   nItems: number;
   /** Independent units of the inference: clusters, or items when there was one cluster or none declared. */
@@ -38,6 +38,9 @@ export interface ClusteredInterval extends MeanInterval {
   se: number;
   df: number;
 }
+
+/** What a clustered interval adds: the units it was computed on and how much clustering cost. */
+export interface ClusteredInterval extends MeanInterval, ClusterDesign {}
 
 /**
  * An interval for the mean.

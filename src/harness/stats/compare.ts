@@ -1,5 +1,5 @@
 import { mean as sampleMean } from "simple-statistics";
-import { bootstrapMeanCI, clusteredMeanInterval } from "./bootstrap.js";
+import { bootstrapMeanCI, type ClusterDesign, clusteredMeanInterval } from "./bootstrap.js";
 import { clusterRobustP, minimumDetectableEffect } from "./cluster-robust.js";
 import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
 import { toRng, type Seed } from "./rng.js";
@@ -34,14 +34,8 @@ export interface Comparison {
   losses: number;
 }
 
-/** What a comparison over clustered items adds (see ClusteredInterval). */
-export interface ClusteredComparison extends Comparison {
-  nItems: number;
-  nClusters: number;
-  clusteredBy: "cluster" | "item";
-  designEffect: number;
-  se: number;
-  df: number;
+/** What a comparison over clustered items adds (see ClusterDesign). */
+export interface ClusteredComparison extends Comparison, ClusterDesign {
   /** Minimum detectable effect: the true |difference| this design detects with 80% power at α = 0.05. */
   mde: number;
 }
