@@ -15,8 +15,8 @@ export function recallAll(ranks: (number | null)[], k: number): number {
 }
 
 export function reciprocalRank(ranks: (number | null)[]): number {
-  const found = ranks.filter((r): r is number => r !== null);
-  return found.length === 0 ? 0 : 1 / Math.min(...found);
+  // With no gold memory found the minimum is Infinity, and 1/Infinity is the 0 it should be.
+  return 1 / Math.min(Infinity, ...ranks.filter((r): r is number => r !== null));
 }
 
 /**

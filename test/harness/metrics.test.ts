@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   higherIsBetter,
+  isRankMetric,
+  type MetricName,
   metricNames,
   metricValue,
   ndcg,
@@ -119,5 +121,13 @@ describe("metricNames", () => {
 
   it("marks leakage and tokens as lower-is-better and the rest as higher-is-better", () => {
     expect(metricNames([3]).filter((m) => !higherIsBetter(m))).toEqual(["leakage", "tokens"]);
+  });
+
+  it("marks the metrics that read ranks, and only those", () => {
+    expect(metricNames([1, 5]).filter(isRankMetric)).toEqual([
+      "recall_any@1", "recall_any@5", "recall_all@1", "recall_all@5", "mrr", "ndcg@1", "ndcg@5",
+    ]);
+    // Whole names only: a name that merely contains a rank metric's does not read ranks.
+    for (const name of ["my_recall_any@5", "mrr_tokens", "not_mrr"]) expect(isRankMetric(name as MetricName)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { mean as sampleMean, quantileSorted, sampleVariance } from "simple-statistics";
+import { extent, mean as sampleMean, quantileSorted, sampleVariance } from "simple-statistics";
 import { clusterRobustMean, tCritical } from "./cluster-robust.js";
 import { type ClusteredValues, hasStructure, reduceToClusters, type Structure } from "./clusters.js";
 import { LARGE_SAMPLE, normalMeanInterval } from "./large-sample.js";
@@ -71,12 +71,11 @@ export function bootstrapMeanCI(values: readonly number[], options: BootstrapOpt
   if (n > LARGE_SAMPLE) return { mean, ...normalMeanInterval(values, mean, level), n };
 
   const rng = forkByData(toRng(options.seed), values);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
+  const means = Float64Array.from({ length: resamples }, () => {
     let sum = 0;
     for (let i = 0; i < n; i++) sum += values[rng.nextInt(n)];
-    means[r] = sum / n;
-  }
+    return sum / n;
+  });
   means.sort();
   const sorted = Array.from(means);
   const tail = (1 - level) / 2;
@@ -88,13 +87,9 @@ export function clusteredMeanInterval(data: ClusteredValues, values: readonly nu
   const units = { nItems: data.nItems, nClusters: data.nClusters, clusteredBy: data.clusteredBy };
   if (data.nItems === 0) return { mean: 0, lo: 0, hi: 0, n: 0, ...units, designEffect: 1, se: 0, df: 1 };
   const { mean, se, df } = clusterRobustMean(data);
-  const half = data.nClusters < 2 ? 0 : tCritical(level, df) * se;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const m of data.itemMeans) {
-    if (m < min) min = m;
-    if (m > max) max = m;
-  }
+  // One cluster has se 0 (clusterRobustMean), so its interval is the point.
+  const half = tCritical(level, df) * se;
+  const [min, max] = extent(data.itemMeans as unknown as number[]);
   return {
     mean,
     lo: Math.max(min, mean - half),

@@ -13,11 +13,11 @@ export function holm(pValues: readonly number[]): number[] {
   const m = pValues.length;
   // Stable sort, so equal p-values keep a deterministic order (their adjusted values are equal anyway).
   const order = pValues.map((_, i) => i).sort((x, y) => pValues[x] - pValues[y]);
-  const adjusted = new Array<number>(m);
+  const adjusted = new Map<number, number>();
   let runningMax = 0;
   order.forEach((index, rank) => {
     runningMax = Math.max(runningMax, Math.min(1, (m - rank) * pValues[index]));
-    adjusted[index] = runningMax;
+    adjusted.set(index, runningMax);
   });
-  return adjusted;
+  return pValues.map((_, i) => adjusted.get(i)!);
 }

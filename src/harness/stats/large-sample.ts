@@ -1,4 +1,4 @@
-import { errorFunction, probit, sampleStandardDeviation } from "simple-statistics";
+import { errorFunction, extent, probit, sampleStandardDeviation } from "simple-statistics";
 
 /**
  * Above this many values, resampling is replaced by its normal limit. Resampling costs
@@ -15,12 +15,7 @@ export const LARGE_SAMPLE = 500;
  */
 export function normalMeanInterval(values: readonly number[], mean: number, level: number): { lo: number; hi: number } {
   const halfWidth = (probit((1 + level) / 2) * sampleStandardDeviation(values as number[])) / Math.sqrt(values.length);
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of values) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  const [min, max] = extent(values as number[]);
   return { lo: Math.max(min, mean - halfWidth), hi: Math.min(max, mean + halfWidth) };
 }
 

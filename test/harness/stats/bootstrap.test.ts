@@ -47,7 +47,13 @@ describe("bootstrapMeanCI", () => {
     expect(() => bootstrapMeanCI([1, Number.NaN], { seed: 1 })).toThrow(/values\[1\]/);
     expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 1 })).toThrow(RangeError);
     expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 0 })).toThrow(RangeError);
-    expect(() => bootstrapMeanCI([1, 2], { seed: 1, resamples: 0 })).toThrow(RangeError);
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, resamples: 0 })).toThrow(
+      /^bootstrapMeanCI: resamples must be a positive integer, got 0$/,
+    );
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 1 })).toThrow(/^bootstrapMeanCI: level must be strictly between 0 and 1, got 1$/);
+    expect(() => bootstrapMeanCI([1, 2], { seed: 1, items: [1, 1], clusters: ["a", "b"] })).toThrow(
+      /^bootstrapMeanCI: item 1 is labelled with two clusters/,
+    );
   });
 
   it("reports the exact percentile of the resampled means", () => {
@@ -90,6 +96,41 @@ describe("bootstrapMeanCI", () => {
       // Within the range of the item means, like every interval here.
       expect(a.lo).toBeGreaterThanOrEqual(0);
       expect(a.hi).toBeLessThanOrEqual(1);
+    });
+
+    it("gives an empty input mean 0, n 0 and no units, not NaN", () => {
+      expect(bootstrapMeanCI([], { seed: 1, items: [] })).toEqual({
+        mean: 0, lo: 0, hi: 0, n: 0, nItems: 0, nClusters: 0, clusteredBy: "item", designEffect: 1, se: 0, df: 1,
+      });
+    });
+
+    it("collapses to the point of a single item, whose seeds are no evidence of spread", () => {
+      const one = bootstrapMeanCI([0.2, 0.6], { seed: 1, items: [7, 7] });
+      expect(one).toMatchObject({ lo: 0.4, hi: 0.4, n: 2, nItems: 1, nClusters: 1, se: 0 });
+      expect(one.mean).toBeCloseTo(0.4, 15);
+      // Two values that vary, yet no variance between items: a design effect of 0.
+      expect((one as { designEffect: number }).designEffect).toBe(0);
+    });
+
+    it("reports a design effect of 1 when no value varies", () => {
+      const flat = bootstrapMeanCI([0.3, 0.3, 0.3], { seed: 1, items: [1, 2, 3], clusters: [1, 2, 3] });
+      expect(flat).toMatchObject({ mean: 0.3, lo: 0.3, hi: 0.3, designEffect: 1, se: 0 });
+    });
+
+    it("is the t interval, mean ± t·se, while it stays inside the item means' range", () => {
+      const values = [0.1, 0.5, 0.4, 0.6, 0.45, 0.9];
+      const ci = bootstrapMeanCI(values, { seed: 1, items: [1, 2, 3, 4, 5, 6] }) as { mean: number; lo: number; hi: number; se: number };
+      expect(ci.lo).toBeGreaterThan(0.1);
+      expect(ci.hi).toBeLessThan(0.9);
+      expect(ci.mean - ci.lo).toBeCloseTo(ci.hi - ci.mean, 12);
+      // df = 5 independent items: t(0.975, 5) = 2.5706.
+      expect((ci.hi - ci.lo) / 2 / ci.se).toBeCloseTo(2.5706, 4);
+    });
+
+    it("is clipped to the range of the item means, at both ends", () => {
+      // Four items, three at 1 and one at 0: mean ± t·se overshoots both 0 and 1.
+      expect(bootstrapMeanCI([0, 1, 1, 1], { seed: 1, items: [1, 2, 3, 4] })).toMatchObject({ mean: 0.75, lo: 0, hi: 1 });
+      expect(bootstrapMeanCI([1, 0, 0, 0], { seed: 1, items: [1, 2, 3, 4] })).toMatchObject({ mean: 0.25, lo: 0, hi: 1 });
     });
 
     it("is wider when the clusters disagree than when the same values are independent", () => {

@@ -23,6 +23,11 @@ describe("holm", () => {
     expect(adjusted[2]).toBe(1);
   });
 
+  it("gives each input its own adjusted value", () => {
+    const adjusted = holm([0.2, 0.01]);
+    expect(adjusted).toStrictEqual([0.2, 0.02]);
+  });
+
   it("leaves a single p-value unchanged and an empty family empty", () => {
     expect(holm([0.037])).toEqual([0.037]);
     expect(holm([])).toEqual([]);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRng } from "../../../src/harness/stats/rng.js";
+import { exactSignTestP, LARGE_SAMPLE, normalSignFlipP } from "../../../src/harness/stats/large-sample.js";
+import { createRng, type Rng } from "../../../src/harness/stats/rng.js";
 import { pairedDifferences, signFlipTest } from "../../../src/harness/stats/sign-flip.js";
 import { normals } from "./synthetic.js";
 
@@ -14,7 +15,10 @@ describe("pairedDifferences", () => {
   });
 
   it("refuses non-finite scores", () => {
-    expect(() => pairedDifferences([1, Number.POSITIVE_INFINITY], [1, 2])).toThrow(/a\[1\]/);
+    expect(() => pairedDifferences([1, Number.POSITIVE_INFINITY], [1, 2])).toThrow(
+      /^pairedDifferences: a\[1\] must be a finite number, got Infinity$/,
+    );
+    expect(() => pairedDifferences([1, 2], [Number.NaN, 2])).toThrow(/^pairedDifferences: b\[0\] must be a finite number, got NaN$/);
   });
 });
 
@@ -72,8 +76,10 @@ describe("signFlipTest", () => {
   });
 
   it("refuses non-finite differences and a bad resample count", () => {
-    expect(() => signFlipTest([1, Number.NaN], { seed: 1 })).toThrow(RangeError);
-    expect(() => signFlipTest([1, 2], { seed: 1, resamples: 1.5 })).toThrow(RangeError);
+    expect(() => signFlipTest([1, Number.NaN], { seed: 1 })).toThrow(/^signFlipTest: diffs\[1\] must be a finite number, got NaN$/);
+    expect(() => signFlipTest([1, 2], { seed: 1, resamples: 1.5 })).toThrow(
+      /^signFlipTest: resamples must be a positive integer, got 1.5$/,
+    );
   });
 
   it("enumerates every sign assignment of a few differences, for an exact p", () => {
@@ -97,5 +103,50 @@ describe("signFlipTest", () => {
     const diffs = normals(createRng(9), 60, 0.2);
     const root = createRng(5);
     expect(signFlipTest(diffs, { seed: root }).p).toBe(signFlipTest(diffs, { seed: createRng(5) }).p);
+  });
+
+  it("uses the exact binomial sign test when every non-zero difference has one size", () => {
+    // Twenty differences of size 2, fifteen up and five down: k = |15 − 5| = 10 steps of 2.
+    const diffs = [...new Array<number>(15).fill(2), ...new Array<number>(5).fill(-2)];
+    expect(signFlipTest(diffs, { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
+    // Sizes that differ by rounding only (within 1e-12 of the first) still count as one size.
+    const rounded = diffs.map((d, i) => (i === 3 ? d + 1e-12 : d));
+    expect(signFlipTest(rounded, { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
+    // Zeros are neither up nor down: they leave the test as it was.
+    expect(signFlipTest([0, ...diffs, 0], { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
+  });
+
+  it("uses the normal limit above LARGE_SAMPLE non-zero differences, and resamples up to it", () => {
+    const diffs = normals(createRng(12), LARGE_SAMPLE + 1, 0.05);
+    const sum = diffs.reduce((a, d) => a + d, 0);
+    const sumOfSquares = diffs.reduce((a, d) => a + d * d, 0);
+    expect(signFlipTest(diffs, { seed: 1, resamples: 99 }).p).toBe(normalSignFlipP(sum, sumOfSquares, 99));
+    // Exactly LARGE_SAMPLE differences are still resampled: p is a count over resamples + 1.
+    const { p } = signFlipTest(diffs.slice(1), { seed: 1, resamples: 99 });
+    expect(p * 100).toBeCloseTo(Math.round(p * 100), 9);
+    expect(p).not.toBe(normalSignFlipP(sum - diffs[0], sumOfSquares - diffs[0] ** 2, 99));
+  });
+
+  it("flips the signs given by the bits of each draw, thirty differences per draw", () => {
+    // 31 differences: a draw of 30 bits signs the first 30, a second draw signs the 31st. A
+    // scripted stream makes the assignments known. All bits set flips every sign: |sum| ties the
+    // observed one. No bits set reproduces it. 1 flips only the first difference: below it.
+    const diffs = Array.from({ length: 31 }, (_, i) => 1 + i / 64);
+    const draws = [(1 << 30) - 1, 1, 0, 0, 1, 0];
+    const scripted: Rng = {
+      nextInt: () => draws.shift()!,
+      nextFloat: () => 0,
+      shuffle: (items) => items.slice(),
+      fork: () => scripted,
+    };
+    // Resample 1: all 30 flipped, then the 31st flipped too → −sum, as extreme. Resample 2: none
+    // flipped → the observed sum. Resample 3: the first difference alone flipped → less extreme.
+    expect(signFlipTest(diffs, { seed: scripted, resamples: 3 }).p).toBe((2 + 1) / (3 + 1));
+  });
+
+  it("keeps resampling the non-zero differences only", () => {
+    // The stream of draws is keyed by the differences that move, so zeros change nothing.
+    const diffs = normals(createRng(13), 40, 0.3);
+    expect(signFlipTest([0, ...diffs, 0, 0], { seed: 4, resamples: 500 }).p).toBe(signFlipTest(diffs, { seed: 4, resamples: 500 }).p);
   });
 });
