@@ -86,6 +86,15 @@ export function isRankMetric(metric: MetricName): boolean {
   return /^(recall_any|recall_all|ndcg)@|^mrr$/.test(metric);
 }
 
+/**
+ * The deepest rank a metric reads (k of recall_any@k, recall_all@k and ndcg@k), or undefined
+ * when it reads ranks at any depth (mrr) or reads none.
+ */
+export function deepestRankRead(metric: MetricName): number | undefined {
+  const match = /^(?:recall_any|recall_all|ndcg)@(\d+)$/.exec(metric);
+  return match === null ? undefined : Number(match[1]);
+}
+
 /** Whether a higher value is better; the reporters use it to colour differences and count wins. */
 export function higherIsBetter(metric: MetricName): boolean {
   return !(metric === "leakage" || metric === "tokens");

@@ -9,7 +9,7 @@
  * leave the scores short). Release it before the store changes.
  */
 import { defaultStopwords, RELEVANCE_BACKENDS, type RelevanceScores } from "./relevance/index.js";
-import { matchedByKind } from "./rank/section-ranking.js";
+import { byRelevance, matchedByKind } from "./rank/section-ranking.js";
 import type { ScopeIndex } from "./store/index-columns.js";
 import type { Query, ScoreConfig } from "./types.js";
 
@@ -23,6 +23,8 @@ export class AskRelevance {
     private readonly index: ScopeIndex,
     private readonly query: Query,
     readonly now: number,
+    /** Section keys by policy, which a caller ranking many asks under the same policies keeps across them. */
+    readonly keys: PolicyKeys = new PolicyKeys(),
   ) {}
 
   /** Whether these scores were made for `index`, `query` and `now`: a retrieval checks before use. */
@@ -80,9 +82,30 @@ export class AskRelevance {
   }
 }
 
-/** One backend's scores for the query, with its matched slots split by kind on first need. */
+/**
+ * A key per (policy, section), made once: stating a policy's settings in full costs more than
+ * ranking a small section, and a sweep asks for it for every point at every ask. Policies are
+ * values that are not changed once made, so a key stays right for as long as its policy lives.
+ */
+export class PolicyKeys {
+  private readonly byPolicy = new WeakMap<object, Map<string, string>>();
+
+  of(policy: object, section: string, make: () => string): string {
+    let keys = this.byPolicy.get(policy);
+    if (keys === undefined) this.byPolicy.set(policy, (keys = new Map()));
+    let key = keys.get(section);
+    if (key === undefined) keys.set(section, (key = make()));
+    return key;
+  }
+}
+
+/**
+ * One backend's scores for the query, with its matched slots split by kind on first need, and
+ * ordered by relevance on first need.
+ */
 export class BackendRelevance {
   private byKind: Int32Array[] | null = null;
+  private readonly ordered = new Map<number | null, Int32Array>();
 
   constructor(
     private readonly index: ScopeIndex,
@@ -95,5 +118,14 @@ export class BackendRelevance {
     if (kind === null || all === null) return all;
     this.byKind ??= matchedByKind(this.index, all);
     return this.byKind[kind];
+  }
+
+  /** The same slots ordered by relevance, highest first: worth sorting when many rankings walk them. */
+  matchedByRelevance(kind: number | null): Int32Array | null {
+    const slots = this.matched(kind);
+    if (slots === null) return null;
+    let ordered = this.ordered.get(kind);
+    if (ordered === undefined) this.ordered.set(kind, (ordered = byRelevance(slots, this.scores.values)));
+    return ordered;
   }
 }

@@ -16,6 +16,8 @@ export function buildSection(
   located: readonly number[],
   /** How many memories either side of each located one to report as well. */
   neighbours = 0,
+  /** Located memories are reported only when they place within this many first. */
+  locateWithin = Number.POSITIVE_INFINITY,
 ): { section: Section; lines: string[] } {
   // The head of the order, as deep as the item limit: fitting usually ends inside it.
   const depth = Math.max(rule.limit, 1);
@@ -63,7 +65,7 @@ export function buildSection(
   // everything ranked above them.)
   const byRank = new Map<number, RankedMemory>();
   for (let i = 0; i < fit.examined; i++) byRank.set(i + 1, entry(head, i, i + 1));
-  for (const l of ranking.rankOf(located)) {
+  for (const l of ranking.rankOf(located, locateWithin)) {
     byRank.set(l.rank, entry(l.entry, 0, l.rank));
     if (neighbours <= 0) continue;
     // The head holds every rank up to its depth, or every candidate when it is shorter.

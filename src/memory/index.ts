@@ -37,7 +37,7 @@ export {
 } from "./presets.js";
 export { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "./policy-schema.js";
 export { askRelevance, retrieve } from "./retrieve.js";
-export { AskRelevance } from "./ask-relevance.js";
+export { AskRelevance, PolicyKeys } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
 export {
   defaultStopwords,

@@ -8,7 +8,7 @@
  */
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
-import { AskRelevance } from "./ask-relevance.js";
+import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
 import { defaultStopwords } from "./relevance/index.js";
 import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
@@ -38,18 +38,27 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
   const relevance = shared ?? (index === undefined ? undefined : new AskRelevance(index, query, now));
 
   const neighbours = request.neighbours ?? 0;
+  const within = request.locateWithin ?? Number.POSITIVE_INFINITY;
+  // What every section's result depends on besides its settings (see sectionKey).
+  const besides = shared === undefined ? "" : JSON.stringify([located, neighbours, within]);
   const built = plan.map(({ name, rule }) => {
     if (index === undefined || relevance === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const build = () => {
       const kind = name === "pooled" ? null : KIND_CODE[name];
       const scored = relevance.for(config);
-      // Recency is worth keeping only when other policies will rank this ask too.
-      const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, scored.matched(kind), shared?.recency);
-      return buildSection(index, name, rule, ranking, located, neighbours);
+      // Recency, and matched slots in relevance order, are worth keeping only when other policies
+      // will rank this ask too.
+      const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, {
+        matched: shared === undefined ? scored.matched(kind) : scored.matchedByRelevance(kind),
+        matchedByRelevance: shared !== undefined,
+        recency: shared?.recency,
+      });
+      return buildSection(index, name, rule, ranking, located, neighbours, within);
     };
+    if (shared === undefined) return build();
     // Policies that agree on everything this section reads share its result.
-    return shared === undefined ? build() : shared.section(sectionKey(name, rule, config, located, neighbours), build);
+    return shared.section(shared.keys.of(policy, name, () => sectionKey(name, rule, config)) + besides, build);
   });
 
   if (shared === undefined) relevance?.release();
@@ -72,20 +81,21 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
  * ask (see AskRelevance); undefined when the scope holds nothing. The caller releases it before
  * the store changes, and no policy it serves may touch.
  */
-export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number): AskRelevance | undefined {
+export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number, keys?: PolicyKeys): AskRelevance | undefined {
   const index = store.index(scope);
-  return index === undefined ? undefined : new AskRelevance(index, query, now);
+  return index === undefined ? undefined : new AskRelevance(index, query, now, keys);
 }
 
 /**
- * Everything a section's result depends on for one ask over one store state: its rule and, when
- * ordered by score, the effective score settings. The unit of decay matters only where some decay
- * rate the section uses is below 1 (a rate of 1 gives recency 1 at any unit).
+ * The settings a section's result depends on, for one ask over one store state (the request's
+ * located memories aside): its rule and, when ordered by score, the effective score settings. The
+ * unit of decay matters only where some decay rate the section uses is below 1 (a rate of 1 gives
+ * recency 1 at any unit).
  */
-function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig, located: readonly number[], neighbours: number): string {
+function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig): string {
   const { order, fit, limit, quota, requireRelevance } = rule;
   const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance)];
-  const head = [name, order, fit, limit, quota, requireRelevance, located, neighbours];
+  const head = [name, order, fit, limit, quota, requireRelevance];
   if (order === "newest") return JSON.stringify([...head, requireRelevance ? relevance : null]);
   const decays = (name === "pooled" ? KINDS : [name]).map((kind) => config.kindDecay[kind] ?? config.decayRate);
   const unitMs = config.recency !== "rank" && decays.every((d) => d === 1) ? null : config.unitMs;

@@ -179,6 +179,12 @@ export interface RetrieveRequest {
    */
   locate?: readonly string[];
   /**
+   * Report a located memory only when it places within this many of its section's first
+   * (default: wherever it places). Evaluation that reads ranks up to k only (recall@k, nDCG@k)
+   * is spared counting everything ranked above a memory that places deep.
+   */
+  locateWithin?: number;
+  /**
    * How many memories just before and just after each located one to report too (default 0):
    * evaluation reads them to say which memories overtook a gold one.
    */

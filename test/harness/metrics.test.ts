@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  deepestRankRead,
   higherIsBetter,
   isRankMetric,
   type MetricName,
@@ -129,5 +130,11 @@ describe("metricNames", () => {
     ]);
     // Whole names only: a name that merely contains a rank metric's does not read ranks.
     for (const name of ["my_recall_any@5", "mrr_tokens", "not_mrr"]) expect(isRankMetric(name as MetricName)).toBe(false);
+  });
+
+  it("knows how deep each metric reads ranks", () => {
+    expect(["recall_any@5", "recall_all@1", "ndcg@10"].map(deepestRankRead)).toEqual([5, 1, 10]);
+    // mrr reads a rank however deep; the others read none.
+    expect(["mrr", "coverage", "leakage", "tokens", "my_recall_any@5"].map(deepestRankRead)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 });

@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import { bm25Idf, bm25Term } from "../../src/memory/relevance/bm25.js";
 import { defaultStopwords } from "../../src/memory/relevance/index.js";
-import { retrieve } from "../../src/memory/retrieve.js";
+import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
 import {
   importanceScore,
   recencyScore,
@@ -160,6 +160,16 @@ function minmax(values: number[]): number[] {
 export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveRequest): Block {
   const expected = scanRetrieve(store, request);
   const block = retrieve(store, request);
+  // A ranking shared across policies (a sweep's) walks matched memories by relevance and stops
+  // early: it must give the same block. Sharing needs a policy that does not touch.
+  if (!request.policy.touch) {
+    const shared = askRelevance(store, request.scope, request.query, request.now);
+    try {
+      expect(retrieve(store, request, shared)).toEqual(block);
+    } finally {
+      shared?.release();
+    }
+  }
   const located = new Set(request.locate ?? []);
   expect(block.sections.map((s) => s.name)).toEqual(expected.map((s) => s.name));
   block.sections.forEach((section, i) => {
@@ -174,7 +184,8 @@ export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveR
     expect(deeper).toEqual([...deeper].sort((a, b) => a - b));
     expect(new Set(deeper).size).toBe(deeper.length);
     const n = request.neighbours ?? 0;
-    const near = (p: number) => scan.ranked.some((r, q) => located.has(r.id) && Math.abs(p - q) <= n);
+    const within = request.locateWithin ?? Number.POSITIVE_INFINITY;
+    const near = (p: number) => scan.ranked.some((r, q) => located.has(r.id) && q < within && Math.abs(p - q) <= n);
     expect(deeper).toEqual(scan.ranked.flatMap((_, p) => (p >= head && near(p) ? [p + 1] : [])));
   });
   return block;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../src/memory/escape.js";
 import { perKindPreset, pooledPreset, streamPreset, WORKING_LIMIT } from "../../src/memory/presets.js";
+import { PolicyKeys } from "../../src/memory/ask-relevance.js";
 import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
 import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
 import { openStore } from "../../src/memory/store/store.js";
@@ -298,6 +299,28 @@ describe("retrieve with the ask's relevance shared across policies", () => {
     const together = policies.map((policy) => retrieve(store, request(policy), shared));
     shared.release();
     expect(together).toEqual(alone);
+  });
+
+  it("states each policy's section settings once, for every ask that shares the keys", () => {
+    const keys = new PolicyKeys();
+    let made = 0;
+    const make = () => `key ${++made}`;
+    const [first, second] = policies;
+    expect(keys.of(first, "semantic", make)).toBe("key 1");
+    expect(keys.of(first, "semantic", make)).toBe("key 1");
+    expect(keys.of(first, "episodic", make)).toBe("key 2");
+    expect(keys.of(second, "semantic", make)).toBe("key 3");
+    // Asks that pass the same keys rank alike: the keys hold no state of any one ask.
+    const store = wordStore();
+    const request = { scope: "u", query: wordsQuery, now, policy: first };
+    const ask = () => {
+      const shared = askRelevance(store, "u", wordsQuery, now, keys)!;
+      const block = retrieve(store, request, shared);
+      shared.release();
+      return block;
+    };
+    expect(ask()).toEqual(retrieve(store, request));
+    expect(ask()).toEqual(retrieve(store, request));
   });
 
   it("refuses the relevance of another query or moment", () => {

@@ -1,4 +1,4 @@
-import { askRelevance, openStore, retrieve, writeBack } from "../../memory/index.js";
+import { askRelevance, openStore, PolicyKeys, retrieve, writeBack } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/tokenizer.js";
 import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
 import type { Variation } from "../experiment/schema.js";
@@ -16,6 +16,12 @@ export interface TrialInput {
   variation: Variation;
   matchSource: boolean;
   detail: boolean;
+  /**
+   * Rank gold memories only within this many of their section's first (see
+   * RetrieveRequest.locateWithin); deeper ones count as not found. Only for callers that read
+   * ranks up to that depth alone, as a sweep's objective recall@k does.
+   */
+  locateWithin?: number;
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -53,6 +59,7 @@ export function runTrialUnder(input: TrialInput, policies: readonly NamedPolicy[
   const stale = new StaleTracker();
   const standIns = new SourceIndex();
   const asks: AskResult[][] = policies.map(() => []);
+  const keys = new PolicyKeys();
   try {
     for (const event of buildTimeline(scenario, input.seed, input.variation)) {
       if (event.type === "remember") {
@@ -69,10 +76,11 @@ export function runTrialUnder(input: TrialInput, policies: readonly NamedPolicy[
       const staleNow = stale.staleAt(at, ask.stale);
       // Rank metrics need each gold memory's rank however deep it places.
       const locate = ask.expect.flatMap((gold) => [gold, ...(input.matchSource ? standIns.memoriesFrom(gold) : [])]);
-      const shared = policies.length > 1 ? askRelevance(store, scenario.scope, query, at) : undefined;
+      const shared = policies.length > 1 ? askRelevance(store, scenario.scope, query, at, keys) : undefined;
       try {
         policies.forEach(({ policy }, i) => {
-          const block = retrieve(store, { scope: scenario.scope, query, now: at, policy, locate, neighbours: input.detail ? NEIGHBOURS : 0 }, shared);
+          const request = { scope: scenario.scope, query, now: at, policy, locate, neighbours: input.detail ? NEIGHBOURS : 0 };
+          const block = retrieve(store, input.locateWithin === undefined ? request : { ...request, locateWithin: input.locateWithin }, shared);
           asks[i].push(scoreAsk(input, policy, block, ask, staleNow, standIns));
         });
       } finally {

@@ -12,7 +12,7 @@ import type { TokenCounter } from "../../memory/tokenizer.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";
-import { metricValue } from "../metrics.js";
+import { deepestRankRead, metricValue } from "../metrics.js";
 import type { AskResult, SweepResults, Trial } from "../results/types.js";
 import { packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
@@ -37,6 +37,8 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
     throw userError(`${experiment.file}: at sweep: cross-validation by scenario needs at least two scenarios, and the experiment has ${scenarios.length}`);
   }
   const { spec } = experiment;
+  // Only the objective is kept, so gold memories need ranking only as deep as it reads.
+  const within = deepestRankRead(sweep.spec.objective.metric);
   const input = (scenario: TrialInput["scenario"], seed: number, ablation: string, policy: TrialInput["policy"]): TrialInput => ({
     scenario,
     ablation,
@@ -45,6 +47,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
     variation: spec.variation,
     matchSource: spec.matchSource,
     detail: false,
+    ...(within === undefined ? {} : { locateWithin: within }),
   });
   const inputs = sweep.sharedTimeline
     ? scenarios.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))

@@ -5,49 +5,34 @@
  */
 import type { RankView } from "./view.js";
 
-/** Entries with their signals, as parallel arrays. */
+/**
+ * Entries with their signals, as parallel arrays. Plain arrays rather than typed ones: a ranking
+ * makes several small sets of entries, and a small typed array costs several times as much to
+ * make as the whole ranking's arithmetic on it. They grow as entries are written past their end.
+ */
 export interface Candidates {
-  slots: Int32Array;
-  rel: Float64Array;
-  rec: Float64Array;
-  imp: Float64Array;
-  total: Float64Array;
+  slots: number[];
+  rel: number[];
+  rec: number[];
+  imp: number[];
+  total: number[];
 }
 
 /** `n` zeroed entries. */
 export function emptyCandidates(n: number): Candidates {
-  return {
-    slots: new Int32Array(n),
-    rel: new Float64Array(n),
-    rec: new Float64Array(n),
-    imp: new Float64Array(n),
-    total: new Float64Array(n),
-  };
+  const zeros = () => new Array<number>(n).fill(0);
+  return { slots: zeros(), rel: zeros(), rec: zeros(), imp: zeros(), total: zeros() };
 }
 
 /** The entries of `c` at `positions`, in that order. */
 export function pickCandidates(c: Candidates, positions: readonly number[]): Candidates {
-  const out = emptyCandidates(positions.length);
-  positions.forEach((p, i) => {
-    out.slots[i] = c.slots[p];
-    out.rel[i] = c.rel[p];
-    out.rec[i] = c.rec[p];
-    out.imp[i] = c.imp[p];
-    out.total[i] = c.total[p];
-  });
-  return out;
-}
-
-/** `c` with room for at least `n` entries, keeping its first `keep`. */
-export function reserveCandidates(c: Candidates, n: number, keep: number): Candidates {
-  if (n <= c.slots.length) return c;
-  const out = emptyCandidates(Math.max(n, c.slots.length * 2));
-  out.slots.set(c.slots.subarray(0, keep));
-  out.rel.set(c.rel.subarray(0, keep));
-  out.rec.set(c.rec.subarray(0, keep));
-  out.imp.set(c.imp.subarray(0, keep));
-  out.total.set(c.total.subarray(0, keep));
-  return out;
+  return {
+    slots: positions.map((p) => c.slots[p]),
+    rel: positions.map((p) => c.rel[p]),
+    rec: positions.map((p) => c.rec[p]),
+    imp: positions.map((p) => c.imp[p]),
+    total: positions.map((p) => c.total[p]),
+  };
 }
 
 /** When a memory's event happened: occurredAt, or createdAt when it has none. */

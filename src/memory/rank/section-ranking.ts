@@ -15,14 +15,18 @@
  * result is exactly what scoring every candidate and sorting would give, ties included.
  */
 import type { RelevanceScores } from "../relevance/types.js";
+import type { AccessRun } from "../store/access-order.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
-import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates, reserveCandidates } from "./candidates.js";
+import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";
 import { type RecencyMemo, SectionSignals, type SignalRange } from "./signals.js";
 import type { RankView } from "./view.js";
 
-/** A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk. */
-type Visit = (slot: number, raw: number) => number;
+/**
+ * A candidate visited: its slot and raw relevance; returns the bar for the rest of the walk, or
+ * null when the visitor needs no more candidates. (No bar can say so: a total may be +Infinity.)
+ */
+type Visit = (slot: number, raw: number) => number | null;
 /** Which candidates a walk may visit at all. */
 type Accept = ((slot: number) => boolean) | null;
 
@@ -30,6 +34,21 @@ export interface Located {
   /** 1-based position in the section's order. */
   rank: number;
   entry: Candidates;
+}
+
+export interface SectionRankingOptions {
+  /**
+   * The slots of relevance.matched to walk: those of the section's kind (see matchedByKind) save
+   * passing over the others; all of them are right too.
+   */
+  matched?: Int32Array | null;
+  /**
+   * Whether `matched` is ordered by raw relevance, highest first (see byRelevance). Sorting costs
+   * more than one walk, and pays off when many rankings of one ask walk the same slots.
+   */
+  matchedByRelevance?: boolean;
+  /** Recency shared with other rankings of the same ask over the same store (see RecencyMemo). */
+  recency?: RecencyMemo;
 }
 
 export class SectionRanking {
@@ -41,6 +60,8 @@ export class SectionRanking {
   private readonly byScore: boolean;
   /** The matched slots of the section's kind (all matched when pooled), or null without postings. */
   private readonly matched: Int32Array | null;
+  /** Whether `matched` runs from the highest raw relevance down, so a walk may stop at its cutoff. */
+  private readonly matchedByRelevance: boolean;
 
   constructor(
     private readonly view: RankView,
@@ -49,18 +70,13 @@ export class SectionRanking {
     config: ScoreConfig,
     private readonly relevance: RelevanceScores,
     private readonly now: number,
-    /**
-     * The slots of relevance.matched to walk: those of the section's kind (see matchedByKind) save
-     * passing over the others; all of them are right too.
-     */
-    matched: Int32Array | null = relevance.matched,
-    /** Recency shared with other rankings of the same ask over the same store (see RecencyMemo). */
-    recency?: RecencyMemo,
+    options: SectionRankingOptions = {},
   ) {
     this.byScore = rule.order === "score";
     this.minCost = view.minTokens(kind);
-    this.matched = matched;
-    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, recency);
+    this.matched = options.matched === undefined ? relevance.matched : options.matched;
+    this.matchedByRelevance = options.matched !== undefined && options.matchedByRelevance === true;
+    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, options.recency, this.kinds());
     // Rank recency and min-max scaling need every candidate before any total exists.
     if (this.signals.byRank) this.signals.positionsOver(this.everyCandidate());
     if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
@@ -105,7 +121,7 @@ export class SectionRanking {
     const { view, byScore, signals } = this;
     // Entries live in a pool; the heap holds the kept ones and `spare` is where the next
     // candidate is scored (the one evicted or rejected becomes the next spare).
-    let pool = emptyCandidates(Math.min(depth, 64) + 1);
+    const pool = emptyCandidates(Math.min(depth, 64) + 1);
     const precedes =
       end === "first"
         ? (a: number, b: number) => candidatePrecedes(view, pool, a, b, byScore)
@@ -113,7 +129,6 @@ export class SectionRanking {
     const heap = new BoundedHeap(depth, precedes);
     let spare = 0;
     this.walk(floor, (slot, raw) => {
-      if (spare >= pool.slots.length) pool = reserveCandidates(pool, spare + 1, pool.slots.length);
       signals.write(pool, spare, slot, raw);
       if (keep === null || keep(pool, spare)) spare = heap.offer(spare) ?? heap.length;
       return end === "first" && heap.full ? Math.max(floor, this.key(pool, heap.worst)) : floor;
@@ -121,8 +136,11 @@ export class SectionRanking {
     return pickCandidates(pool, heap.sorted());
   }
 
-  /** Where each of `slots` that is a candidate places, with its signals. */
-  rankOf(slots: readonly number[]): Located[] {
+  /**
+   * Where each of `slots` that is a candidate places, with its signals; only those that place
+   * within the first `within`, when given.
+   */
+  rankOf(slots: readonly number[], within = Number.POSITIVE_INFINITY): Located[] {
     const targets = [...new Set(slots)].filter((slot) => this.isCandidate(slot));
     if (targets.length === 0) return [];
     const { view, byScore, signals } = this;
@@ -130,16 +148,18 @@ export class SectionRanking {
     const scratch = targets.length;
     targets.forEach((slot, i) => signals.write(pool, i, slot, this.relevance.values[slot]));
     const before = targets.map(() => 0);
+    let placing = targets.length;
     // A candidate that comes before a target has at least the target's key.
     const bar = Math.min(...targets.map((_, i) => this.key(pool, i)));
     this.walk(bar, (slot, raw) => {
       signals.write(pool, scratch, slot, raw);
       targets.forEach((target, i) => {
-        if (slot !== target && candidatePrecedes(view, pool, scratch, i, byScore)) before[i]++;
+        if (slot !== target && candidatePrecedes(view, pool, scratch, i, byScore) && ++before[i] === within) placing--;
       });
-      return bar;
+      // Once every target is known to place past `within`, the walk can end.
+      return placing === 0 ? null : bar;
     });
-    return targets.map((_, i) => ({ rank: before[i] + 1, entry: pickCandidates(pool, [i]) }));
+    return targets.flatMap((_, i) => (before[i] < within ? [{ rank: before[i] + 1, entry: pickCandidates(pool, [i]) }] : []));
   }
 
   /** What the bar is compared with: the total, or the write time for `newest`. */
@@ -166,8 +186,8 @@ export class SectionRanking {
     const { values } = this.relevance;
     const { view, matched } = this;
     if (matched !== null && (this.byScore || this.rule.requireRelevance)) {
-      const raised = this.scan(matched, matched.length, values, bar, visit, accept);
-      if (this.byScore && !this.rule.requireRelevance) this.walkUnmatched(raised, visit, accept);
+      const raised = this.scan(matched, matched.length, values, bar, visit, accept, this.matchedByRelevance);
+      if (raised !== null && this.byScore && !this.rule.requireRelevance) this.walkUnmatched(raised, visit, accept);
       return;
     }
     // Every memory of the section's kind: `newest` order, or relevance without postings.
@@ -175,17 +195,26 @@ export class SectionRanking {
     this.scan(list === null ? null : list.slots, list === null ? view.size : list.length, values, bar, visit, accept);
   }
 
-  /** Visits the candidates among the first `count` of `slots` (of all slots when null); returns the bar. */
-  private scan(slots: Int32Array | null, count: number, values: Float64Array, bar: number, visit: Visit, accept: Accept): number {
+  /**
+   * Visits the candidates among the first `count` of `slots` (of all slots when null); returns
+   * the bar. When `descending` (slots ordered by raw relevance, highest first), the first slot at
+   * or below the relevance cutoff ends the walk: every later one is below it too.
+   */
+  private scan(slots: Int32Array | null, count: number, values: Float64Array, bar: number, visit: Visit, accept: Accept, descending = false): number | null {
     const { signals, byScore } = this;
     // Relevance is at hand: most memories fail on it, by one comparison, before any column is read.
     let cutoff = byScore ? signals.relevanceCutoff(bar) : Number.NEGATIVE_INFINITY;
     for (let i = 0; i < count; i++) {
       const slot = slots === null ? i : slots[i];
       const raw = values[slot];
-      if (raw <= cutoff || !this.admits(slot, raw, bar, accept)) continue;
+      if (raw <= cutoff) {
+        if (descending) break;
+        continue;
+      }
+      if (!this.admits(slot, raw, bar, accept)) continue;
       this.visited++;
       const raised = visit(slot, raw);
+      if (raised === null) return null;
       if (raised !== bar && byScore) cutoff = signals.relevanceCutoff(raised);
       bar = raised;
     }
@@ -215,7 +244,8 @@ export class SectionRanking {
     const { view, signals } = this;
     const values = this.relevance.values;
     const oldestFirst = signals.oldestFirst;
-    const runs = this.kinds().flatMap((kind) => view.accessOrder.runsOf(kind).map((run) => ({ kind, run })));
+    const runs: { kind: number; run: AccessRun }[] = [];
+    for (const kind of this.kinds()) for (const run of view.accessOrder.runsOf(kind)) if (run.length > 0) runs.push({ kind, run });
     const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
     const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
     const boundAt = (r: number): number => {
@@ -250,7 +280,9 @@ export class SectionRanking {
         if (accept !== null && !accept(slot)) continue;
         if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
         this.visited++;
-        bar = visit(slot, 0);
+        const raised = visit(slot, 0);
+        if (raised === null) return;
+        bar = raised;
       } while (!exhausted(best) && bounds[best] >= second && bounds[best] >= bar);
     }
   }
@@ -298,6 +330,11 @@ export class SectionRanking {
     });
     return out;
   }
+}
+
+/** `slots` ordered by raw relevance, highest first (ties by slot), for walks that stop at a cutoff. */
+export function byRelevance(slots: Int32Array, values: Float64Array): Int32Array {
+  return slots.slice().sort((a, b) => values[b] - values[a] || a - b);
 }
 
 /** `matched` split by kind (kind code → its slots, in order), so each per-kind section walks only its own. */

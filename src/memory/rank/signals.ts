@@ -53,9 +53,12 @@ export class SectionSignals {
   private readonly w0: number;
   private readonly w1: number;
   private readonly w2: number;
-  /** The recency that maximises w1 · recency: 1 when recency weighs for, 0 when against. */
+  /**
+   * The recency that maximises w1 · recency among the section's memories: when recency weighs
+   * for, that of the last access of any of them (see ceilings), else 0.
+   */
   private readonly bestRecency: number;
-  /** Likewise for importance. */
+  /** Likewise for importance: the largest or the smallest any of them has. */
   private readonly bestImportance: number;
   private ranges: SignalRanges | null = null;
   /** Per kind, the shared recency of its decay setting, or null to compute every time. */
@@ -69,7 +72,9 @@ export class SectionSignals {
     private readonly now: number,
     /** bm25 relevance is divided by this (the section's largest raw relevance) when above 0. */
     private readonly relDivisor: number,
-    memo?: RecencyMemo,
+    memo: RecencyMemo | undefined,
+    /** The kind codes of the section's memories (every kind when pooled). */
+    kinds: readonly number[],
   ) {
     this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
     // Rank recency depends on the section's candidates, so only time recency is shared.
@@ -77,8 +82,35 @@ export class SectionSignals {
     this.decayLog = this.decayOf.map((d) => (d >= 0 && d < 1 ? -Math.log(d) : Number.NaN));
     this.prunable = config.recency !== "rank" && config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
     [this.w0, this.w1, this.w2] = config.weights;
-    this.bestRecency = this.w1 >= 0 ? 1 : 0;
-    this.bestImportance = this.w2 >= 0 ? 1 : 0;
+    const ceiling = this.ceilings(kinds);
+    this.bestRecency = this.w1 >= 0 ? ceiling.recency : 0;
+    this.bestImportance = this.w2 >= 0 ? ceiling.importance.max : ceiling.importance.min;
+  }
+
+  /**
+   * The highest recency and the range of importance among the memories of `kinds`, read off the
+   * access order: its runs hold every current memory, ascending by last access, and the importance
+   * range of each. Recency only falls with age, so the newest last access gives the highest (with
+   * the margin for `**`). A bound from these, rather than from recency 1, lets a ranking rule out
+   * low relevance at once when every memory is old, as when questions come long after the talk.
+   */
+  private ceilings(kinds: readonly number[]): { recency: number; importance: SignalRange } {
+    const importance = { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
+    let recency = 0;
+    for (const kind of kinds) {
+      let newest = Number.NEGATIVE_INFINITY;
+      for (const run of this.view.accessOrder.runsOf(kind)) {
+        if (run.length === 0) continue;
+        newest = Math.max(newest, run.keys[run.length - 1]);
+        importance.min = Math.min(importance.min, run.minImportance);
+        importance.max = Math.max(importance.max, run.maxImportance);
+      }
+      if (newest > Number.NEGATIVE_INFINITY) {
+        recency = Math.max(recency, recencyScore(this.now, newest, this.decayOf[kind], this.config.unitMs) + RECENCY_MARGIN);
+      }
+    }
+    // No memory at all: nothing to bound, and the extremes of each signal do no harm.
+    return importance.min > importance.max ? { recency: 1, importance: { min: 0, max: 1 } } : { recency: Math.min(1, recency), importance };
   }
 
   /** Min-max scales every signal from now on (ranges measured over the section's candidates). */

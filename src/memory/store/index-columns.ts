@@ -25,6 +25,8 @@ export class ScopeIndex {
 
   readonly ids: string[] = [];
   readonly texts: string[] = [];
+  /** Each memory's block line, for the slots rendered so far. */
+  private readonly lines: string[] = [];
   /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
   readonly sources: (string | null)[] = [];
   createdAt = new Float64Array(this.capacity);
@@ -180,7 +182,8 @@ export class ScopeIndex {
 
   /** Line of `slot` as rendered in a block. */
   line(slot: number): string {
-    return renderLine(this.texts[slot]);
+    // Rendered once, when first kept: a sweep keeps the same memories under many policies.
+    return (this.lines[slot] ??= renderLine(this.texts[slot]));
   }
 
   private countLive(slot: number, sign: 1 | -1): void {

@@ -5,7 +5,6 @@ import {
   entryPrecedes,
   eventTime,
   pickCandidates,
-  reserveCandidates,
 } from "../../../src/memory/rank/candidates.js";
 import type { RankView } from "../../../src/memory/rank/view.js";
 
@@ -61,24 +60,20 @@ describe("the section order", () => {
   });
 
   it("reads the totals and slots of candidates by position", () => {
-    const c = emptyCandidates(2);
-    c.slots.set([3, 2]);
-    c.total.set([1, 1]);
+    const c = { ...emptyCandidates(2), slots: [3, 2], total: [1, 1] };
     expect(candidatePrecedes(v, c, 0, 1, true)).toBe(true); // slot 3 ("a") before slot 2 ("b")
     expect(candidatePrecedes(v, c, 1, 0, true)).toBe(false);
   });
 });
 
 describe("candidate arrays", () => {
-  const filled = () => {
-    const c = emptyCandidates(3);
-    c.slots.set([7, 8, 9]);
-    c.rel.set([0.1, 0.2, 0.3]);
-    c.rec.set([0.4, 0.5, 0.6]);
-    c.imp.set([0.7, 0.8, 0.9]);
-    c.total.set([1.2, 1.5, 1.8]);
-    return c;
-  };
+  const filled = () => ({
+    slots: [7, 8, 9],
+    rel: [0.1, 0.2, 0.3],
+    rec: [0.4, 0.5, 0.6],
+    imp: [0.7, 0.8, 0.9],
+    total: [1.2, 1.5, 1.8],
+  });
   const rows = (c: ReturnType<typeof emptyCandidates>) =>
     [...c.slots].map((slot, i) => [slot, c.rel[i], c.rec[i], c.imp[i], c.total[i]]);
 
@@ -91,19 +86,11 @@ describe("candidate arrays", () => {
     ]);
   });
 
-  it("are kept as they are when they have room", () => {
+  it("grow as entries are written past their end", () => {
     const c = filled();
-    expect(reserveCandidates(c, 3, 3)).toBe(c);
-  });
-
-  it("grow to at least twice their length, keeping the first entries asked for", () => {
-    const grown = reserveCandidates(filled(), 4, 2);
-    expect(grown.slots.length).toBe(6);
-    expect(rows(grown).slice(0, 3)).toEqual([
-      [7, 0.1, 0.4, 0.7, 1.2],
-      [8, 0.2, 0.5, 0.8, 1.5],
-      [0, 0, 0, 0, 0],
-    ]);
-    expect(reserveCandidates(filled(), 10, 3).slots.length).toBe(10);
+    c.slots[3] = 5;
+    c.total[3] = 2;
+    expect(c.slots).toEqual([7, 8, 9, 5]);
+    expect(c.total).toEqual([1.2, 1.5, 1.8, 2]);
   });
 });

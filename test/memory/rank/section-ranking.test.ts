@@ -86,6 +86,7 @@ const step = fc.record({
   writes: fc.nat(40),
   locate: fc.array(fc.nat(), { maxLength: 6 }),
   neighbours: fc.constantFrom(0, 0, 1, 2, 5),
+  locateWithin: fc.constantFrom(undefined, undefined, 1, 3, 20),
 });
 
 describe("section ranking", () => {
@@ -111,7 +112,8 @@ describe("section ranking", () => {
           const ids = [...known];
           const locate = s.locate.map((i) => ids[i % ids.length]);
           const query = { text: s.query.map((i) => WORDS[i]).join(" "), embedding: { model: MODEL, vector: [1, -2, 0, 3] } };
-          expectRetrieveMatchesScan(store, { scope: "u", query, now, policy, locate, neighbours: s.neighbours });
+          const within = s.locateWithin === undefined ? {} : { locateWithin: s.locateWithin };
+          expectRetrieveMatchesScan(store, { scope: "u", query, now, policy, locate, neighbours: s.neighbours, ...within });
           write(memories(seed + known.size, s.writes, known.size, now));
         }
         store.close();
