@@ -15,11 +15,10 @@
  * result is exactly what scoring every candidate and sorting would give, ties included.
  */
 import type { RelevanceScores } from "../relevance/types.js";
-import type { AccessRun } from "../store/access-order.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
 import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";
-import { type RecencyMemo, SectionSignals, type SignalRange } from "./signals.js";
+import { type KindRun, type RecencyMemo, SectionSignals, type SignalRange } from "./signals.js";
 import type { RankView } from "./view.js";
 
 /**
@@ -60,6 +59,8 @@ export class SectionRanking {
   private readonly byScore: boolean;
   /** The matched slots of the section's kind (all matched when pooled), or null without postings. */
   private readonly matched: Int32Array | null;
+  /** The section's non-empty access runs. */
+  private readonly runs: readonly KindRun[];
   /** Whether `matched` runs from the highest raw relevance down, so a walk may stop at its cutoff. */
   private readonly matchedByRelevance: boolean;
 
@@ -76,7 +77,9 @@ export class SectionRanking {
     this.minCost = view.minTokens(kind);
     this.matched = options.matched === undefined ? relevance.matched : options.matched;
     this.matchedByRelevance = options.matched !== undefined && options.matchedByRelevance === true;
-    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, options.recency, this.kinds());
+    // Read once: nothing is written while a ranking lives, and every walk of the unmatched uses them.
+    this.runs = this.kinds().flatMap((kind) => view.accessOrder.runsOf(kind).flatMap((run) => (run.length > 0 ? [{ kind, run }] : [])));
+    this.signals = new SectionSignals(view, config, now, relevance.scaleToCandidates ? this.largestRelevance() : 0, options.recency, this.runs);
     // Rank recency and min-max scaling need every candidate before any total exists.
     if (this.signals.byRank) this.signals.positionsOver(this.everyCandidate());
     if (config.normalise === "minmax") this.signals.scaleOver(this.ranges());
@@ -244,8 +247,7 @@ export class SectionRanking {
     const { view, signals } = this;
     const values = this.relevance.values;
     const oldestFirst = signals.oldestFirst;
-    const runs: { kind: number; run: AccessRun }[] = [];
-    for (const kind of this.kinds()) for (const run of view.accessOrder.runsOf(kind)) if (run.length > 0) runs.push({ kind, run });
+    const { runs } = this;
     const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
     const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
     const boundAt = (r: number): number => {

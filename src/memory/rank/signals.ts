@@ -17,7 +17,14 @@ import { byCodeUnit } from "../../shared/order.js";
 import { importanceScore, rankRecencyScore, recencyScore, retrievalScore } from "../scoring.js";
 import { KINDS, type ScoreConfig } from "../types.js";
 import type { Candidates } from "./candidates.js";
+import type { AccessRun } from "../store/access-order.js";
 import type { RankView } from "./view.js";
+
+/** One non-empty access run of a section (see AccessOrder): a kind's memories at one importance level. */
+export interface KindRun {
+  kind: number;
+  run: AccessRun;
+}
 
 /** Min-max scaling of one signal over a section's candidates; all equal → 0.5. */
 export interface SignalRange {
@@ -73,8 +80,8 @@ export class SectionSignals {
     /** bm25 relevance is divided by this (the section's largest raw relevance) when above 0. */
     private readonly relDivisor: number,
     memo: RecencyMemo | undefined,
-    /** The kind codes of the section's memories (every kind when pooled). */
-    kinds: readonly number[],
+    /** The section's non-empty access runs (see KindRun). */
+    runs: readonly KindRun[],
   ) {
     this.decayOf = KINDS.map((k) => config.kindDecay[k] ?? config.decayRate);
     // Rank recency depends on the section's candidates, so only time recency is shared.
@@ -82,7 +89,7 @@ export class SectionSignals {
     this.decayLog = this.decayOf.map((d) => (d >= 0 && d < 1 ? -Math.log(d) : Number.NaN));
     this.prunable = config.recency !== "rank" && config.weights.every(Number.isFinite) && this.decayOf.every((d) => d >= 0);
     [this.w0, this.w1, this.w2] = config.weights;
-    const ceiling = this.ceilings(kinds);
+    const ceiling = this.ceilings(runs);
     this.bestRecency = this.w1 >= 0 ? ceiling.recency : 0;
     this.bestImportance = this.w2 >= 0 ? ceiling.importance.max : ceiling.importance.min;
   }
@@ -94,21 +101,20 @@ export class SectionSignals {
    * the margin for `**`). A bound from these, rather than from recency 1, lets a ranking rule out
    * low relevance at once when every memory is old, as when questions come long after the talk.
    */
-  private ceilings(kinds: readonly number[]): { recency: number; importance: SignalRange } {
+  private ceilings(runs: readonly KindRun[]): { recency: number; importance: SignalRange } {
     const importance = { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
-    let recency = 0;
-    for (const kind of kinds) {
-      let newest = Number.NEGATIVE_INFINITY;
-      for (const run of this.view.accessOrder.runsOf(kind)) {
-        if (run.length === 0) continue;
-        newest = Math.max(newest, run.keys[run.length - 1]);
-        importance.min = Math.min(importance.min, run.minImportance);
-        importance.max = Math.max(importance.max, run.maxImportance);
-      }
-      if (newest > Number.NEGATIVE_INFINITY) {
-        recency = Math.max(recency, recencyScore(this.now, newest, this.decayOf[kind], this.config.unitMs) + RECENCY_MARGIN);
-      }
+    const newest = this.decayOf.map(() => Number.NEGATIVE_INFINITY);
+    for (const { kind, run } of runs) {
+      newest[kind] = Math.max(newest[kind], run.keys[run.length - 1]);
+      importance.min = Math.min(importance.min, run.minImportance);
+      importance.max = Math.max(importance.max, run.maxImportance);
     }
+    let recency = 0;
+    newest.forEach((key, kind) => {
+      if (key > Number.NEGATIVE_INFINITY) {
+        recency = Math.max(recency, recencyScore(this.now, key, this.decayOf[kind], this.config.unitMs) + RECENCY_MARGIN);
+      }
+    });
     // No memory at all: nothing to bound, and the extremes of each signal do no harm.
     return importance.min > importance.max ? { recency: 1, importance: { min: 0, max: 1 } } : { recency: Math.min(1, recency), importance };
   }
