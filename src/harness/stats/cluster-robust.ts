@@ -50,6 +50,7 @@ export function bellMcCaffreyDf(sizes: Float64Array, n: number): number {
   let sumA2 = 0;
   for (let c = 0; c < clusters; c++) {
     const a = (sizes[c] * sizes[c]) / (n * n * (1 - sizes[c] / n));
+    // Stryker disable next-line AssignmentOperator: subtracting gives −sumA, which is only squared
     sumA += a;
     sumA2 += a * a;
   }
@@ -60,11 +61,11 @@ export function bellMcCaffreyDf(sizes: Float64Array, n: number): number {
 /**
  * Two-sided p of "the mean is 0": the t test of the cluster-robust mean, which agrees with its
  * interval (p < 1 − level exactly when the interval excludes 0). With a zero standard error (every
- * cluster agrees exactly) t is undefined; the exact sign-flip test over the cluster totals, which
- * needs no variance, gives the p instead (never 0), and p = 1 when the mean is 0.
+ * cluster agrees exactly, or there is at most one cluster) t is undefined; the exact sign-flip
+ * test over the cluster totals, which needs no variance, gives the p instead (never 0), and p = 1
+ * when the mean is 0 or there is one cluster, whose flipped total is as extreme as its own.
  */
 export function clusterRobustP(data: ClusteredValues, robust: ClusterRobustMean): number {
-  if (data.nClusters < 2) return 1;
   if (robust.se > 0) return Math.max(2 * (1 - tCdf(Math.abs(robust.mean) / robust.se, robust.df)), Number.MIN_VALUE);
   return signFlipTest(Array.from(data.totals), { seed: 0 }).p;
 }

@@ -82,28 +82,28 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
   const nItems = itemSums.length;
   const itemMeans = Float64Array.from(itemSums, (sum, i) => sum / itemCounts[i]);
   const clusterIndex = new Map<string | number, number>();
-  const itemCluster = new Int32Array(nItems);
+  const labelledCluster = new Int32Array(nItems);
   for (let i = 0; i < nItems; i++) {
     let c = clusterIndex.get(itemClusterLabel[i]);
     if (c === undefined) {
       c = clusterIndex.size;
       clusterIndex.set(itemClusterLabel[i], c);
     }
-    itemCluster[i] = c;
+    labelledCluster[i] = c;
   }
 
   const declared = structure.clusters !== undefined;
   const oneCluster = clusterIndex.size < 2 && nItems >= 2;
   const clusteredBy = declared && !oneCluster ? "cluster" : "item";
-  if (oneCluster) for (let i = 0; i < nItems; i++) itemCluster[i] = i;
+  const itemCluster = oneCluster ? Int32Array.from({ length: nItems }, (_, i) => i) : labelledCluster;
   const nClusters = oneCluster ? nItems : clusterIndex.size;
 
   const totals = new Float64Array(nClusters);
   const sizes = new Float64Array(nClusters);
-  for (let i = 0; i < nItems; i++) {
-    totals[itemCluster[i]] += itemMeans[i];
-    sizes[itemCluster[i]] += 1;
-  }
+  itemCluster.forEach((c, i) => {
+    totals[c] += itemMeans[i];
+    sizes[c] += 1;
+  });
   return { itemMeans, itemCluster, totals, sizes, nValues: n, nItems, nClusters, clusteredBy };
 }
 

@@ -69,13 +69,13 @@ export function compareToBaseline(
   };
 
   if (hasStructure(options)) {
-    const data = reduceToClusters("compareToBaseline", diffs, options);
+    const reduce = (values: readonly number[]) => reduceToClusters("compareToBaseline", values, options);
+    const data = reduce(diffs);
     const interval = clusteredMeanInterval(data, diffs, options.level ?? 0.95);
-    const itemWeighted = (values: readonly number[]) => itemWeightedMean(reduceToClusters("compareToBaseline", values, options));
     return {
       n,
-      baselineMean: itemWeighted(baseline),
-      ablationMean: itemWeighted(ablation),
+      baselineMean: itemWeightedMean(reduce(baseline)),
+      ablationMean: itemWeightedMean(reduce(ablation)),
       meanDiff: interval.mean,
       lo: interval.lo,
       hi: interval.hi,
@@ -108,12 +108,12 @@ export function compareToBaseline(
   };
 }
 
-function winsTiesLosses(diffs: ArrayLike<number>): { wins: number; ties: number; losses: number } {
+function winsTiesLosses(diffs: readonly number[] | Float64Array): { wins: number; ties: number; losses: number } {
   let wins = 0;
   let losses = 0;
-  for (let i = 0; i < diffs.length; i++) {
-    if (diffs[i] > TIE_TOLERANCE) wins++;
-    else if (diffs[i] < -TIE_TOLERANCE) losses++;
+  for (const d of diffs) {
+    if (d > TIE_TOLERANCE) wins++;
+    else if (d < -TIE_TOLERANCE) losses++;
   }
   return { wins, ties: diffs.length - wins - losses, losses };
 }

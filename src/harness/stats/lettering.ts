@@ -54,15 +54,16 @@ export function letterSystems(
 
   const rng = toRng(options.seed);
   const pairs: { i: number; j: number; p: number }[] = [];
-  for (let i = 0; i < systems.length; i++) {
+  systems.forEach((first, i) => {
     for (let j = i + 1; j < systems.length; j++) {
-      const diffs = pairedDifferences(systems[i].scores, systems[j].scores);
+      const second = systems[j];
+      const diffs = pairedDifferences(first.scores, second.scores);
       const p = hasStructure(options)
         ? clusteredP(reduceToClusters("letterSystems", diffs, options))
-        : signFlipTest(diffs, { seed: rng.fork(`${systems[i].name}\u0000${systems[j].name}`), resamples: options.resamples }).p;
+        : signFlipTest(diffs, { seed: rng.fork(`${first.name}\u0000${second.name}`), resamples: options.resamples }).p;
       pairs.push({ i, j, p });
     }
-  }
+  });
   const adjusted = holm(pairs.map((pair) => pair.p));
 
   const means = systems.map((system) => {
@@ -71,17 +72,20 @@ export function letterSystems(
   });
   const beaten = systems.map(() => new Set<number>());
   pairs.forEach(({ i, j }, k) => {
-    if (!(adjusted[k] < alpha) || means[i] === means[j]) return;
-    const iBetter = higherIsBetter ? means[i] > means[j] : means[i] < means[j];
-    if (iBetter) beaten[i].add(j);
-    else beaten[j].add(i);
+    if (!(adjusted[k] < alpha)) return;
+    // A significant pair whose means are equal as reported gets no letter: the table could not
+    // say which is better.
+    const iAhead = higherIsBetter ? means[i] - means[j] : means[j] - means[i];
+    if (iAhead > 0) beaten[i].add(j);
+    if (iAhead < 0) beaten[j].add(i);
   });
 
+  const letters = systems.map((_, i) => letterFor(i));
   return systems.map((system, i) => ({
     name: system.name,
-    letter: letterFor(i),
+    letter: letters[i],
     mean: means[i],
-    beats: [...beaten[i]].sort((x, y) => x - y).map(letterFor),
+    beats: letters.filter((_, j) => beaten[i].has(j)),
   }));
 }
 

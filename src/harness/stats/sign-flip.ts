@@ -102,10 +102,10 @@ export function signFlipTest(diffs: readonly number[], options: SignFlipOptions)
 
 /**
  * The exact p of the sign-flip test: the share of all 2^n sign assignments whose |sum| reaches
- * `bar`. Assignments are visited in Gray-code order, so each one costs one addition.
+ * `bar`. Assignments are visited in Gray-code order, so each one costs one addition. The signs of
+ * `signed` are flipped in place: the caller passes a copy it no longer needs.
  */
-function enumeratedP(moving: Float64Array, bar: number): number {
-  const signed = moving.slice();
+function enumeratedP(signed: Float64Array, bar: number): number {
   let sum = 0;
   for (const d of signed) sum += d;
   // The first assignment is the observed one, which always reaches its own bar.

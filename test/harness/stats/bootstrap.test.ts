@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapMeanCI } from "../../../src/harness/stats/bootstrap.js";
+import { LARGE_SAMPLE, normalMeanInterval } from "../../../src/harness/stats/large-sample.js";
 import { createRng, type Rng } from "../../../src/harness/stats/rng.js";
 import { normals } from "./synthetic.js";
 
@@ -44,7 +45,7 @@ describe("bootstrapMeanCI", () => {
   });
 
   it("refuses non-finite values and bad options", () => {
-    expect(() => bootstrapMeanCI([1, Number.NaN], { seed: 1 })).toThrow(/values\[1\]/);
+    expect(() => bootstrapMeanCI([1, Number.NaN], { seed: 1 })).toThrow(/^bootstrapMeanCI: values\[1\] must be a finite number, got NaN$/);
     expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 1 })).toThrow(RangeError);
     expect(() => bootstrapMeanCI([1, 2], { seed: 1, level: 0 })).toThrow(RangeError);
     expect(() => bootstrapMeanCI([1, 2], { seed: 1, resamples: 0 })).toThrow(
@@ -72,6 +73,22 @@ describe("bootstrapMeanCI", () => {
     expect({ mean, n }).toEqual({ mean: 2.5, n: 4 });
     expect(lo).toBeCloseTo(1.1125, 12);
     expect(hi).toBeCloseTo(3.8875, 12);
+  });
+
+  it("resamples up to LARGE_SAMPLE values and uses the normal interval above it", () => {
+    // A scripted stream that always draws position 0 makes every resampled mean values[0], so a
+    // resampled interval collapses to it; the normal interval does not draw at all.
+    const scripted: Rng = {
+      nextInt: () => 0,
+      nextFloat: () => 0,
+      shuffle: (items) => items.slice(),
+      fork: () => scripted,
+    };
+    const values = Array.from({ length: LARGE_SAMPLE + 1 }, (_, i) => i % 2);
+    const atLimit = values.slice(1);
+    expect(bootstrapMeanCI(atLimit, { seed: scripted, resamples: 10 })).toMatchObject({ lo: 1, hi: 1, n: LARGE_SAMPLE });
+    const above = bootstrapMeanCI(values, { seed: scripted, resamples: 10 });
+    expect(above).toEqual({ mean: 250 / 501, ...normalMeanInterval(values, 250 / 501, 0.95), n: LARGE_SAMPLE + 1 });
   });
 
   describe("with items and clusters", () => {
@@ -110,6 +127,10 @@ describe("bootstrapMeanCI", () => {
       expect(one.mean).toBeCloseTo(0.4, 15);
       // Two values that vary, yet no variance between items: a design effect of 0.
       expect((one as { designEffect: number }).designEffect).toBe(0);
+    });
+
+    it("reports a design effect of 1 for a single value, which has no variance to compare with", () => {
+      expect(bootstrapMeanCI([0.7], { seed: 1, items: ["only"] })).toMatchObject({ mean: 0.7, lo: 0.7, hi: 0.7, designEffect: 1 });
     });
 
     it("reports a design effect of 1 when no value varies", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   bellMcCaffreyDf,
   clusterRobustMean,
+  clusterRobustP,
   minimumDetectableEffect,
   tCritical,
 } from "../../../src/harness/stats/cluster-robust.js";
@@ -27,6 +28,32 @@ describe("clusterRobustMean", () => {
     const { se, df } = clusterRobustMean(reduceToClusters("t", values, { items: [1, 2, 3, 4, 5] }));
     expect(se).toBeCloseTo(Math.sqrt(s2 / n), 12);
     expect(df).toBeCloseTo(n - 1, 9);
+  });
+});
+
+describe("clusterRobustP", () => {
+  const p = (values: number[], clusters: (string | number)[]) => {
+    const data = reduceToClusters("t", values, { clusters });
+    return clusterRobustP(data, clusterRobustMean(data));
+  };
+
+  it("is the two-sided t test of the mean on the Bell–McCaffrey degrees of freedom", () => {
+    // Clusters x = {0, 0}, y = {3}: mean 1, se √2 (see above), df = 1: p = 2·(1 − T₁(1/√2)).
+    expect(p([0, 0, 3], ["x", "x", "y"])).toBeCloseTo(1 - (2 / Math.PI) * Math.atan(Math.SQRT1_2), 12);
+  });
+
+  it("is 1 for a single cluster, and for none", () => {
+    expect(p([0.4], ["x"])).toBe(1);
+    expect(p([], [])).toBe(1);
+  });
+
+  it("falls back to the sign-flip test over the cluster totals when every cluster agrees exactly", () => {
+    // Twenty clusters of one or two items, every value 1: no variance, so t is undefined. The
+    // totals (1 or 2) are too many and too unequal to enumerate, so signs are drawn; only the
+    // all-plus and all-minus assignments (2 in 2^20) reach the observed sum, and no draw of the
+    // default 10,000 does: p = 1/10,001.
+    const clusters = Array.from({ length: 20 }, (_, c) => c).flatMap((c) => (c % 2 === 0 ? [c] : [c, c]));
+    expect(p(clusters.map(() => 1), clusters)).toBe(1 / 10_001);
   });
 });
 

@@ -34,6 +34,15 @@ describe("reduceToClusters", () => {
   it("falls back to items as clusters when every item is in one cluster, and says so", () => {
     const data = reduceToClusters("test", [1, 2, 3, 4], { items: [1, 1, 2, 2], clusters: ["x", "x", "x", "x"] });
     expect(data).toMatchObject({ nItems: 2, nClusters: 2, clusteredBy: "item" });
+    expect(Array.from(data.itemCluster)).toEqual([0, 1]);
+    expect(Array.from(data.totals)).toEqual([1.5, 3.5]);
+    expect(Array.from(data.sizes)).toEqual([1, 1]);
+  });
+
+  it("keeps a single item as its one cluster", () => {
+    const data = reduceToClusters("test", [1, 2], { items: [1, 1], clusters: ["x", "x"] });
+    expect(data).toMatchObject({ nItems: 1, nClusters: 1, clusteredBy: "cluster" });
+    expect(Array.from(data.totals)).toEqual([1.5]);
   });
 
   it("refuses an item labelled with two clusters", () => {
@@ -45,5 +54,11 @@ describe("reduceToClusters", () => {
   it("refuses label arrays that do not have one label per value", () => {
     expect(() => reduceToClusters("fn", [1, 2, 3], { items: [1, 2] })).toThrow(/fn: items must have one label per value \(3\), got 2/);
     expect(() => reduceToClusters("fn", [1], { clusters: [] })).toThrow(/clusters must have one label per value/);
+  });
+});
+
+describe("itemWeightedMean", () => {
+  it("is 0 without items, not NaN", () => {
+    expect(itemWeightedMean(reduceToClusters("test", [], { items: [] }))).toBe(0);
   });
 });

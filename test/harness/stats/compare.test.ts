@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ClusteredComparison, compareToBaseline } from "../../../src/harness/stats/compare.js";
+import { type ClusteredComparison, compareToBaseline, TIE_TOLERANCE } from "../../../src/harness/stats/compare.js";
 import { createRng } from "../../../src/harness/stats/rng.js";
 import { normals, pairedScores } from "./synthetic.js";
 
@@ -18,6 +18,11 @@ describe("compareToBaseline", () => {
     expect(result.p).toBeLessThanOrEqual(1);
   });
 
+  it("counts a difference of exactly TIE_TOLERANCE, either way, as a tie", () => {
+    const result = compareToBaseline([0, TIE_TOLERANCE, 0, 0], [TIE_TOLERANCE, 0, 2 * TIE_TOLERANCE, -2 * TIE_TOLERANCE], { seed: 1 });
+    expect(result).toMatchObject({ wins: 1, ties: 2, losses: 1 });
+  });
+
   it("refuses unpaired samples", () => {
     expect(() => compareToBaseline([1, 2, 3], [1, 2], { seed: 1 })).toThrow(RangeError);
   });
@@ -34,6 +39,14 @@ describe("compareToBaseline", () => {
     expect(compareToBaseline(baseline, ablation, { seed: 1 })).toEqual(a);
     const b = compareToBaseline(baseline, ablation, { seed: 2 });
     expect([b.lo, b.hi, b.p]).not.toEqual([a.lo, a.hi, a.p]);
+  });
+
+  it("draws the interval and the test from the seed's forks for each, as recorded results did", () => {
+    // Twenty differences of distinct sizes: the test resamples, and its p of about 0.046 is
+    // close enough to 0.05 that the draws matter. These values pin which streams are drawn.
+    const diffs = [0.02, 0.17, 0.22, -0.13, 0.34, 0.12, 0.25, 0.07, -0.2, 0.19, 0.3, 0.01, 0.14, -0.28, 0.23, 0.09, -0.03, 0.32, 0.05, -0.16];
+    const result = compareToBaseline(diffs.map(() => 0), diffs, { seed: 1, bootstrapResamples: 200, testResamples: 999 });
+    expect(result).toMatchObject({ lo: 0.004837500000000026, hi: 0.1490375, p: 0.048 });
   });
 
   it("keeps the p-value when only the bootstrap resample count changes", () => {
@@ -120,6 +133,12 @@ describe("compareToBaseline", () => {
       expect(c.p).toBeGreaterThan(0.3);
       expect(c.mde).toBeGreaterThan(0);
       expect(c.designEffect).toBeGreaterThan(0);
+    });
+
+    it("refuses labels that do not match the values, naming itself", () => {
+      expect(() => compareToBaseline(baseline, ablation, { seed: 1, items: items.slice(1) })).toThrow(
+        /^compareToBaseline: items must have one label per value \(12\), got 11$/,
+      );
     });
 
     it("gives identical data identical intervals and p-values, whatever seed stream labels them", () => {

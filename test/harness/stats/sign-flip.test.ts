@@ -92,6 +92,13 @@ describe("signFlipTest", () => {
     expect(signFlipTest(sixteen, { seed: 1, resamples: 1 }).p).toBe(2 / 65_536);
   });
 
+  it("gives the same p whatever the unit of the differences", () => {
+    // The tolerance for rounding scales with the differences: a millionth of [1, 2, 3, 4] still
+    // has p = 2/16, not a p inflated by ties that are not there.
+    expect(signFlipTest([1e-6, 2e-6, 3e-6, 4e-6], { seed: 1, resamples: 1 }).p).toBe(0.125);
+    expect(signFlipTest([1e6, 2e6, 3e6, 4e6], { seed: 1, resamples: 1 }).p).toBe(0.125);
+  });
+
   it("gives p = 1/(resamples + 1) when no random assignment is as extreme as the observed one", () => {
     // 40 distinct positive differences: only the all-plus assignment (1 in 2^40) reaches the
     // observed sum, so no draw does and p counts the observed assignment alone.
@@ -112,6 +119,9 @@ describe("signFlipTest", () => {
     // Sizes that differ by rounding only (within 1e-12 of the first) still count as one size.
     const rounded = diffs.map((d, i) => (i === 3 ? d + 1e-12 : d));
     expect(signFlipTest(rounded, { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
+    // The bound is inclusive: 10^12 + 1 differs from 10^12 by exactly 10^-12 of it.
+    const atBound = diffs.map((d, i) => (i === 3 ? 1e12 + 1 : d * 5e11));
+    expect(signFlipTest(atBound, { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
     // Zeros are neither up nor down: they leave the test as it was.
     expect(signFlipTest([0, ...diffs, 0], { seed: 1, resamples: 999 }).p).toBe(exactSignTestP(20, 10, 999));
   });
