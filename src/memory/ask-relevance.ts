@@ -73,7 +73,7 @@ export class AskRelevance {
 
   /** Hands the score arrays back to the index for later queries. */
   release(): void {
-    if (this.released) return;
+    // A second release finds nothing left to hand back: for() refuses to score once released.
     this.released = true;
     for (const { scores } of this.byBackend.values()) this.index.releaseScores(scores.values, scores.matched);
     this.byBackend.clear();

@@ -27,13 +27,20 @@ export function buildSection(
   let tokensUsed = fit.tokensUsed;
   // `skip` goes on past the head, among memories that fit the quota left: any better one either
   // was kept or did not fit a larger quota. Ordering only those is far cheaper than ordering
-  // everything before them, and deepens the same way when too few of them fit.
+  // everything before them, and deepens the same way when too few of them fit. Only `skip` under
+  // a quota leaves a full head incomplete: with `stop` or no quota, each memory of the head is
+  // kept or ends the section.
   const quota = rule.quota;
-  if (!fit.complete && head.slots.length === depth && rule.fit === "skip" && quota !== null) {
+  if (
+    !fit.complete &&
+    // Stryker disable next-line ConditionalExpression: a shorter head holds every candidate, each kept or costing more than the quota left, so the search past it would find nothing
+    head.slots.length === depth
+  ) {
     const keptSet = new Set(keptSlots);
-    const left = quota - tokensUsed;
+    const left = (quota as number) - tokensUsed;
     const rest = { fit: rule.fit, limit: rule.limit - keptSlots.length, quota: left };
-    let more = Math.max(rest.limit, 1);
+    // At least 1: an incomplete head kept fewer memories than the limit.
+    let more = rest.limit;
     for (;;) {
       const fitting = ranking.top(more, (slot) => index.tokens[slot] <= left && !keptSet.has(slot));
       const fitRest = fitSection(fitting.slots.length, (p) => index.tokens[fitting.slots[p]], rest, ranking.minCost);
@@ -67,7 +74,6 @@ export function buildSection(
   for (let i = 0; i < fit.examined; i++) byRank.set(i + 1, entry(head, i, i + 1));
   for (const l of ranking.rankOf(located, locateWithin)) {
     byRank.set(l.rank, entry(l.entry, 0, l.rank));
-    if (neighbours <= 0) continue;
     // The head holds every rank up to its depth, or every candidate when it is shorter.
     if (l.rank + neighbours <= head.slots.length || head.slots.length < depth) {
       const last = Math.min(l.rank + neighbours, head.slots.length);

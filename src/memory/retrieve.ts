@@ -29,20 +29,21 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
   }
 
   const index = store.index(request.scope);
-  const located = index === undefined ? [] : locatedSlots(index, request.locate ?? []);
-  if (shared !== undefined && index !== undefined && !shared.serves(index, query, now)) {
+  // A scope that holds nothing has nothing to rank, locate or touch.
+  if (index === undefined) return { sections: plan.map(({ name, rule }) => emptySection(name, rule.quota)), text: "" };
+  const located = locatedSlots(index, request.locate);
+  if (shared !== undefined && !shared.serves(index, query, now)) {
     throw new Error("retrieve was passed the relevance of another scope, query or moment");
   }
   // Each backend scores once per retrieval, whatever the number of sections using it, or once
   // per ask when the caller shares the scores across retrievals.
-  const relevance = shared ?? (index === undefined ? undefined : new AskRelevance(index, query, now));
+  const relevance = shared ?? new AskRelevance(index, query, now);
 
   const neighbours = request.neighbours ?? 0;
   const within = request.locateWithin ?? Number.POSITIVE_INFINITY;
   // What every section's result depends on besides its settings (see sectionKey).
   const besides = shared === undefined ? "" : JSON.stringify([located, neighbours, within]);
   const built = plan.map(({ name, rule }) => {
-    if (index === undefined || relevance === undefined) return { section: emptySection(name, rule.quota), lines: [] as string[] };
     const config: ScoreConfig = { ...policy.score, ...rule.score };
     const build = () => {
       const kind = name === "pooled" ? null : KIND_CODE[name];
@@ -61,9 +62,9 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
     return shared.section(shared.keys.of(policy, name, () => sectionKey(name, rule, config)) + besides, build);
   });
 
-  if (shared === undefined) relevance?.release();
+  if (shared === undefined) relevance.release();
 
-  if (policy.touch && index !== undefined) {
+  if (policy.touch) {
     store.touch(
       request.scope,
       built.flatMap((b) => b.section.kept),
@@ -101,12 +102,14 @@ function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig): 
   const unitMs = config.recency !== "rank" && decays.every((d) => d === 1) ? null : config.unitMs;
   // Every other score setting counts as it is, so a setting added later cannot be left out.
   const { kindDecay: _, decayRate: __, stopwords: ___, relevance: ____, ...rest } = { ...config, unitMs };
-  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
 }
 
-function locatedSlots(index: ScopeIndex, ids: readonly string[]): number[] {
-  return ids.flatMap((id) => {
-    const slot = index.slotOf(id);
-    return slot === undefined ? [] : [slot];
-  });
+function locatedSlots(index: ScopeIndex, ids: readonly string[] | undefined): number[] {
+  return (
+    ids?.flatMap((id) => {
+      const slot = index.slotOf(id);
+      return slot === undefined ? [] : [slot];
+    }) ?? []
+  );
 }

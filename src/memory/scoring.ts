@@ -17,8 +17,7 @@ export function recencyScore(
   decayRate: number = DEFAULT_DECAY_RATE,
   unitMs: number = HOUR_MS,
 ): number {
-  const units = (now - lastAccessedAt) / unitMs;
-  if (units <= 0) return 1;
+  const units = Math.max(0, (now - lastAccessedAt) / unitMs);
   return Math.min(1, decayRate ** units);
 }
 

@@ -26,6 +26,7 @@ export interface Memory {
   expiresAt: number | null;
   /** Provenance, e.g. a dataset turn id. */
   source: string | null;
+  /** As stored, float32. A memory the store returns from a write holds the caller's own Float32Array. */
   embedding: Float32Array | null;
   /** Id of the model that made `embedding`. */
   embeddingModel: string | null;

@@ -84,8 +84,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/memory/build-section.ts": covered("one section of a block", "test/memory/retrieve.test.ts", "test/memory/index-property.test.ts"),
   "src/memory/rank/signals.ts": covered("the three signals over the index", "test/memory/rank/section-ranking.test.ts", "test/memory/index-property.test.ts"),
   "src/memory/relevance/index.ts": covered("the backend table", "test/memory/relevance/bm25.test.ts", "test/memory/relevance/words.test.ts"),
-  "src/memory/store/index-columns.ts": covered("the in-memory index the store keeps in step", "test/memory/store/store.test.ts", "test/memory/index-property.test.ts"),
-  "src/memory/store/postings.ts": covered("the index's term postings", "test/memory/relevance/bm25.test.ts", "test/memory/index-property.test.ts"),
   "src/memory/vector/lanes.ts": covered("the plain-JS dot products the SIMD kernel must equal", "test/memory/vector/vector-column.test.ts"),
   "src/memory/vector/simd-dots.ts": covered("the SIMD kernel, checked against the plain-JS dot products", "test/memory/vector/vector-column.test.ts"),
   "src/model/classify.ts": covered("what a failed model call means to the user", "test/model/client.test.ts"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitSection, renderBlock } from "../../src/memory/block.js";
+import { emptySection, fitSection, renderBlock } from "../../src/memory/block.js";
 
 const costs = [5, 20, 3, 4];
 const at = (p: number) => costs[p];
@@ -25,5 +25,11 @@ describe("renderBlock", () => {
     expect(renderBlock([{ name: "working", lines: ["- a"] }, { name: "semantic", lines: [] }, { name: "episodic", lines: ["- b", "- c"] }])).toBe(
       "<working>\n- a\n</working>\n<episodic>\n- b\n- c\n</episodic>",
     );
+  });
+});
+
+describe("emptySection", () => {
+  it("ranks, keeps and drops nothing, and keeps its quota", () => {
+    expect(emptySection("semantic", 40)).toEqual({ name: "semantic", ranked: [], kept: [], dropped: [], tokensUsed: 0, quota: 40 });
   });
 });

@@ -17,6 +17,35 @@ describe("applyGemmaChatTemplate", () => {
         "<start_of_turn>model\n",
     );
   });
+
+  it("without a system message, gives each message its own turn as written", () => {
+    const text = applyGemmaChatTemplate([
+      { role: "user", content: "Hi" },
+      { role: "assistant", content: "Hello" },
+    ]);
+    expect(text).toBe("<start_of_turn>user\nHi<end_of_turn>\n" + "<start_of_turn>model\nHello<end_of_turn>\n" + "<start_of_turn>model\n");
+  });
+
+  it("trims each turn's content, the folded system message included", () => {
+    const text = applyGemmaChatTemplate([
+      { role: "system", content: "  Be brief. " },
+      { role: "user", content: " Hi\n" },
+      { role: "assistant", content: "\tHello  " },
+    ]);
+    expect(text).toBe(
+      "<start_of_turn>user\nBe brief. \n\n Hi<end_of_turn>\n" + "<start_of_turn>model\nHello<end_of_turn>\n" + "<start_of_turn>model\n",
+    );
+  });
+
+  it("turns a lone system message into the user turn, trimmed", () => {
+    expect(applyGemmaChatTemplate([{ role: "system", content: " Be brief. " }])).toBe(
+      "<start_of_turn>user\nBe brief.<end_of_turn>\n<start_of_turn>model\n",
+    );
+  });
+
+  it("opens only the model turn for no messages", () => {
+    expect(applyGemmaChatTemplate([])).toBe("<start_of_turn>model\n");
+  });
 });
 
 describe("countRequest", () => {

@@ -4,8 +4,9 @@ import { perKindPreset, pooledPreset, streamPreset, WORKING_LIMIT } from "../../
 import { PolicyKeys } from "../../src/memory/ask-relevance.js";
 import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
 import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
-import { openStore } from "../../src/memory/store/store.js";
-import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
+import { type MemoryStore, openStore } from "../../src/memory/store/store.js";
+import { KIND_CODE } from "../../src/memory/store/index-columns.js";
+import type { Block, RetrievalPolicy, RetrieveRequest, ScoreConfig, SectionRule } from "../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "./helpers.js";
 
 const now = T0;
@@ -171,16 +172,25 @@ describe("per-kind sections", () => {
     expect(section.kept).toEqual(newest.slice(0, WORKING_LIMIT));
   });
 
-  it("`stop` ends at the first item that does not fit; `skip` goes on", () => {
+  /**
+   * The working section over notes w0, w1, … newest first, under a quota that the first and the
+   * last fill exactly and that w1, the long one, passes.
+   */
+  function fitting(over: Partial<SectionRule>, { locate, middle = [] }: { locate?: string[]; middle?: string[] } = {}) {
     const store = memoryStore();
-    const texts = ["short", "a much much longer working note that costs many tokens indeed", "tiny"];
+    const texts = ["short", "a much much longer working note that costs many tokens indeed", ...middle, "tiny"];
     texts.forEach((text, i) => store.remember({ id: `w${i}`, scope: "u", kind: "working", text, createdAt: now - i }));
     const cost = (i: number) => tokenizer.count(renderLine(texts[i]));
-    const quota = cost(0) + cost(2);
+    const quota = cost(0) + cost(texts.length - 1);
     const run = (fit: "stop" | "skip") => {
-      const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, working: rule({ fit, quota }) } };
-      return retrieve(store, { scope: "u", query: { text: "" }, now, policy, locate: ["w1", "w2"] }).sections[0];
+      const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, working: rule({ fit, quota, ...over }) } };
+      return retrieve(store, { scope: "u", query: { text: "" }, now, policy, locate }).sections[0];
     };
+    return { cost, quota, run };
+  }
+
+  it("`stop` ends at the first item that does not fit; `skip` goes on", () => {
+    const { cost, quota, run } = fitting({}, { locate: ["w1", "w2"] });
     const stopped = run("stop");
     expect(stopped.kept).toEqual(["w0"]);
     expect(stopped.dropped).toEqual(["w1", "w2"]);
@@ -190,6 +200,22 @@ describe("per-kind sections", () => {
     expect(skipped.dropped).toEqual(["w1"]);
     expect(skipped.tokensUsed).toBe(quota);
     expect(skipped.quota).toBe(quota);
+  });
+
+  it("with the head as deep as the limit, `stop` still ends at w1 while `skip` finds past the head what fits the quota left", () => {
+    // w2 fits the quota, but not what w0 leaves of it.
+    const { cost, quota, run } = fitting({ limit: 2 }, { middle: ["a medium note"] });
+    expect(cost(2)).toBeGreaterThan(quota - cost(0));
+    expect(cost(2)).toBeLessThanOrEqual(quota);
+    const stopped = run("stop");
+    expect(stopped.kept).toEqual(["w0"]);
+    expect(stopped.ranked.map((r) => r.id)).toEqual(["w0", "w1"]);
+    expect(stopped.tokensUsed).toBe(cost(0));
+    const skipped = run("skip");
+    expect(skipped.kept).toEqual(["w0", "w3"]);
+    expect(skipped.ranked.map((r) => r.id)).toEqual(["w0", "w1"]);
+    expect(skipped.dropped).toEqual(["w1"]);
+    expect(skipped.tokensUsed).toBe(quota);
   });
 
   it("semantic, episodic and procedural need a shared word; more shared words rank first", () => {
@@ -263,17 +289,46 @@ describe("what a section reports", () => {
   });
 });
 
+describe("the neighbours of a located memory", () => {
+  // Eight notes of one cost, newest first; filling keeps two of them and looks no further, in a
+  // head six deep.
+  const store = memoryStore();
+  for (let i = 0; i < 8; i++) store.remember({ id: `n${i}`, scope: "u", kind: "semantic", text: `note ${i}`, createdAt: now - i * HOUR });
+  const cost = tokenizer.count(renderLine("note 0"));
+  const policy: RetrievalPolicy = {
+    ...pooledPreset,
+    pooled: { order: "newest", fit: "stop", limit: 6, quota: 2 * cost, requireRelevance: false },
+  };
+  const ranks = (locate: string, neighbours: number) =>
+    retrieve(store, { scope: "u", query: { text: "" }, now, policy, locate: [locate], neighbours }).sections[0].ranked.map((r) => [r.id, r.rank]);
+
+  it("are reported at their own ranks when the head holds them, though filling stopped before them", () => {
+    expect(ranks("n3", 1)).toEqual([["n0", 1], ["n1", 2], ["n2", 3], ["n3", 4], ["n4", 5]]);
+    expect(ranks("n4", 1)).toEqual([["n0", 1], ["n1", 2], ["n3", 4], ["n4", 5], ["n5", 6]]);
+  });
+
+  it("are found past the head when it ends before them", () => {
+    expect(ranks("n6", 1)).toEqual([["n0", 1], ["n1", 2], ["n5", 6], ["n6", 7], ["n7", 8]]);
+  });
+
+  it("are none when none are asked for", () => {
+    expect(ranks("n3", 0)).toEqual([["n0", 1], ["n1", 2], ["n3", 4]]);
+    expect(ranks("n6", 0)).toEqual([["n0", 1], ["n1", 2], ["n6", 7]]);
+  });
+});
+
+/** A per-kind store with words that match the query to different degrees, some long ago. */
+function wordStore() {
+  const store = openStore(":memory:", { tokenizer });
+  const texts = ["tea with lemon", "green tea every morning", "coffee at noon", "a walk with tea", "the lemon tree", "morning run"];
+  texts.forEach((text, i) =>
+    store.remember({ id: `m${i}`, scope: "u", kind: i % 2 === 0 ? "episodic" : "semantic", text, importance: 1 + i, createdAt: now - i * 40 * HOUR }),
+  );
+  return store;
+}
+const wordsQuery = { text: "tea in the morning with lemon" };
+
 describe("retrieve with the ask's relevance shared across policies", () => {
-  /** A per-kind store with words that match the query to different degrees, some long ago. */
-  function wordStore() {
-    const store = openStore(":memory:", { tokenizer });
-    const texts = ["tea with lemon", "green tea every morning", "coffee at noon", "a walk with tea", "the lemon tree", "morning run"];
-    texts.forEach((text, i) =>
-      store.remember({ id: `m${i}`, scope: "u", kind: i % 2 === 0 ? "episodic" : "semantic", text, importance: 1 + i, createdAt: now - i * 40 * HOUR }),
-    );
-    return store;
-  }
-  const wordsQuery = { text: "tea in the morning with lemon" };
   const policies: RetrievalPolicy[] = [
     { ...perKindPreset, touch: false },
     ...[
@@ -323,6 +378,66 @@ describe("retrieve with the ask's relevance shared across policies", () => {
     expect(ask()).toEqual(retrieve(store, request));
   });
 
+  /** Each request's block, all under one relevance shared by the ask. */
+  function together(store: MemoryStore, requests: RetrieveRequest[]): Block[] {
+    const shared = askRelevance(store, "u", wordsQuery, now)!;
+    const blocks = requests.map((request) => retrieve(store, request, shared));
+    shared.release();
+    return blocks;
+  }
+  const asked = (policy: RetrievalPolicy, over: Partial<RetrieveRequest> = {}): RetrieveRequest => ({ scope: "u", query: wordsQuery, now, policy, ...over });
+  const scoring = (score: Partial<ScoreConfig>): RetrievalPolicy => ({ ...perKindPreset, touch: false, score: { ...perKindPreset.score, ...score } });
+
+  it("hands policies that differ only in settings a section does not read the very same section", () => {
+    const store = wordStore();
+    const base = scoring({});
+    const sameSection = (index: number, a: RetrieveRequest, b: RetrieveRequest) => {
+      const [first, second] = together(store, [a, b]);
+      expect(second.sections[index]).toBe(first.sections[index]);
+    };
+    // The working section orders by write time and filters nothing: scores play no part.
+    sameSection(0, asked(base), asked(scoring({ weights: [0, 1, 0], relevance: "bm25", unitMs: 2 * HOUR })));
+    // With no decay, recency is 1 at any unit.
+    sameSection(1, asked(scoring({ decayRate: 1 })), asked(scoring({ decayRate: 1, unitMs: 2 * HOUR })));
+    // A per-kind section reads only its own kind's decay.
+    sameSection(1, asked(scoring({ kindDecay: { episodic: 0.5 } })), asked(scoring({ kindDecay: { episodic: 0.9 } })));
+    // Absent stopwords mean the backend's default, which for `words` is off.
+    sameSection(1, asked(base), asked(scoring({ stopwords: false })));
+    // The order in which the settings were written.
+    const reversed = { ...base, score: Object.fromEntries(Object.entries(base.score).reverse()) as unknown as ScoreConfig };
+    sameSection(1, asked(base), asked(reversed));
+    // Ids that name no memory locate nothing.
+    sameSection(1, asked(base), asked(base, { locate: [] }));
+    sameSection(1, asked(base), asked(base, { locate: ["nope"] }));
+  });
+
+  it("never hands a policy the section of one that differs in a setting the section reads", () => {
+    const store = wordStore();
+    const pooled = (score: Partial<ScoreConfig>): RetrievalPolicy => ({
+      ...pooledPreset,
+      touch: false,
+      score: { ...pooledPreset.score, ...score },
+      pooled: { ...pooledPreset.pooled, limit: 1, score: undefined },
+    });
+    // Every memory reported, at its rank and with its signals.
+    const all = { locate: ["m0", "m1", "m2", "m3", "m4", "m5"] };
+    const pairs: [RetrieveRequest, RetrieveRequest][] = [
+      // A pooled section reads the decay of every kind.
+      [asked(pooled({ kindDecay: { episodic: 0.5 } }), all), asked(pooled({ kindDecay: { episodic: 0.9 } }), all)],
+      // The unit matters as soon as one kind decays.
+      [asked(pooled({ decayRate: 0.9, kindDecay: { episodic: 1 } }), all), asked(pooled({ decayRate: 0.9, kindDecay: { episodic: 1 }, unitMs: 7 * 24 * HOUR }), all)],
+      // Located memories and their neighbours are part of the section.
+      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m2"] })],
+      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m4"], neighbours: 1 })],
+      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m4"], locateWithin: 1 })],
+    ];
+    for (const [a, b] of pairs) {
+      const alone = [retrieve(store, a), retrieve(store, b)];
+      expect(alone[1]).not.toEqual(alone[0]);
+      expect(together(store, [a, b])).toEqual(alone);
+    }
+  });
+
   it("refuses the relevance of another query or moment", () => {
     const store = wordStore();
     const shared = askRelevance(store, "u", wordsQuery, now)!;
@@ -330,6 +445,87 @@ describe("retrieve with the ask's relevance shared across policies", () => {
     expect(() => retrieve(store, { scope: "u", query: wordsQuery, now: now + 1, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
     shared.release();
     expect(() => retrieve(store, { scope: "u", query: wordsQuery, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
+  });
+
+  it("refuses the relevance of another scope, or of a query with the same words but another embedding", () => {
+    const store = wordStore();
+    store.remember({ id: "v0", scope: "v", kind: "semantic", text: "tea", createdAt: now });
+    const embedded = { text: "tea", embedding: { model, vector: [1, 0, 0] } };
+    const shared = askRelevance(store, "u", embedded, now)!;
+    const request = { scope: "u", query: embedded, now, policy: policies[0] };
+    expect(retrieve(store, request, shared)).toEqual(retrieve(store, request));
+    expect(() => retrieve(store, { ...request, scope: "v" }, shared)).toThrow(/another scope, query or moment/);
+    expect(() => retrieve(store, { ...request, query: { text: "tea", embedding: { model, vector: [1, 0, 0] } } }, shared)).toThrow(/another scope, query or moment/);
+    shared.release();
+  });
+});
+
+describe("an ask's relevance", () => {
+  const ask = () => askRelevance(wordStore(), "u", wordsQuery, now)!;
+  const bm25: ScoreConfig = { ...perKindPreset.score, relevance: "bm25" };
+  const ids = (slots: Int32Array | null) => slots && [...slots].map((slot) => `m${slot}`);
+
+  it("scores each backend and stopword setting once, however often a section asks", () => {
+    const shared = ask();
+    const scored = shared.for(bm25);
+    expect(shared.for({ ...bm25, stopwords: true })).toBe(scored);
+    expect(shared.for({ ...bm25, stopwords: false })).not.toBe(scored);
+    expect(shared.for({ ...bm25, relevance: "words" })).not.toBe(scored);
+    shared.release();
+  });
+
+  it("gives the matched slots of all kinds to a pooled section and only its kind's to a per-kind one, in slot order", () => {
+    const scored = ask().for(bm25);
+    expect(ids(scored.matched(null))).toEqual(["m0", "m1", "m3", "m5", "m4"]);
+    expect(ids(scored.matched(KIND_CODE.semantic))).toEqual(["m1", "m3", "m5"]);
+    expect(ids(scored.matched(KIND_CODE.episodic))).toEqual(["m0", "m4"]);
+  });
+
+  it("orders the matched slots by relevance, highest first and ties by slot, sorting each kind once", () => {
+    const scored = ask().for(bm25);
+    const semantic = scored.matchedByRelevance(KIND_CODE.semantic);
+    expect(ids(semantic)).toEqual(["m1", "m5", "m3"]);
+    expect(scored.matchedByRelevance(KIND_CODE.semantic)).toBe(semantic);
+    expect(ids(scored.matchedByRelevance(null))).toEqual(["m0", "m1", "m4", "m5", "m3"]);
+  });
+
+  it("has no matched slots to give or order when any slot can match (embeddings)", () => {
+    const scored = askRelevance(wordStore(), "u", { text: "tea", embedding: { model, vector: [1, 0, 0] } }, now)!.for({ ...bm25, relevance: "embedding" });
+    expect(scored.matched(null)).toBeNull();
+    expect(scored.matched(KIND_CODE.semantic)).toBeNull();
+    expect(scored.matchedByRelevance(KIND_CODE.semantic)).toBeNull();
+  });
+
+  it("keeps one recency column per decay setting, unfilled until a ranking fills it", () => {
+    const shared = ask();
+    const column = shared.recency(0.99, HOUR);
+    expect([...column]).toEqual(Array(6).fill(Number.NaN));
+    expect(shared.recency(0.99, HOUR)).toBe(column);
+    expect(shared.recency(0.99, 2 * HOUR)).not.toBe(column);
+    expect(shared.recency(0.9, HOUR)).not.toBe(column);
+  });
+
+  it("builds each section once and hands every later asker the same result", () => {
+    const shared = ask();
+    let builds = 0;
+    const build = () => ({ built: ++builds });
+    const first = shared.section("a", build);
+    expect(first).toEqual({ built: 1 });
+    expect(shared.section("a", build)).toBe(first);
+    expect(shared.section("b", build)).toEqual({ built: 2 });
+  });
+
+  it("hands its score arrays back zeroed on release, may be released twice, and is refused after", () => {
+    const shared = ask();
+    const { values } = shared.for(bm25).scores;
+    expect(values[0]).toBeGreaterThan(0);
+    shared.release();
+    shared.release();
+    expect([...values].every((v) => v === 0)).toBe(true);
+    const refused = "AskRelevance used after release";
+    expect(() => shared.for(bm25)).toThrow(new Error(refused));
+    expect(() => shared.recency(0.99, HOUR)).toThrow(new Error(refused));
+    expect(() => shared.section("a", () => 1)).toThrow(new Error(refused));
   });
 });
 
@@ -360,5 +556,34 @@ describe("rank recency", () => {
     const rows = ranked("ascending");
     expect(rows.map(([id]) => id)).toEqual(["old", "mid", "new"]);
     expect(rows.map(([, rec]) => rec)).toEqual([0.9, 0.9 ** 2, 0.9 ** 3]);
+  });
+});
+
+describe("a scope that holds nothing, and a backend without its input", () => {
+  it("gives each section empty under its quota, whatever is located, and no relevance to share", () => {
+    const store = memoryStore();
+    store.remember({ id: "m0", scope: "other", kind: "semantic", text: "tea", createdAt: now });
+    const block = retrieve(store, { scope: "u", query: { text: "tea" }, now, policy: { ...perKindPreset, touch: true }, locate: ["m0"], neighbours: 1 });
+    expect(block).toEqual({
+      sections: (["working", "semantic", "episodic", "procedural"] as const).map((name) => ({
+        name,
+        ranked: [],
+        kept: [],
+        dropped: [],
+        tokensUsed: 0,
+        quota: perKindPreset.sections[name].quota,
+      })),
+      text: "",
+    });
+    expect(askRelevance(store, "u", { text: "tea" }, now)).toBeUndefined();
+  });
+
+  it("refuses the embedding backend, asked for by any one section, without the query's embedding", () => {
+    const procedural = { ...perKindPreset.sections.procedural, score: { relevance: "embedding" as const } };
+    const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, procedural } };
+    const message = new Error("the embedding relevance backend needs query.embedding (a vector and its model)");
+    expect(() => retrieve(memoryStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
+    expect(() => retrieve(streamStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
+    expect(retrieve(streamStore(), { scope: "u", query, now, policy }).sections[3].name).toBe("procedural");
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isUserError } from "../../src/shared/errors.js";
@@ -36,6 +37,18 @@ describe("loadGemmaTokenizer", () => {
 });
 
 describe("loadTokenizerFromFiles", () => {
+  const reinstall = `reinstall ${TOKENIZER_MANIFEST.package}@${TOKENIZER_MANIFEST.version} (npm ci)`;
+
+  it("loads the pinned files given explicitly as the cached tokenizer does", async () => {
+    const loaded = await loadTokenizerFromFiles(gemmaTokenizerFiles(), TOKENIZER_MANIFEST);
+    const text = "The user prefers window seats.";
+    expect([loaded.sha256, loaded.count(text), loaded.countWithSpecialTokens(text)]).toEqual([
+      tokenizer.sha256,
+      tokenizer.count(text),
+      tokenizer.countWithSpecialTokens(text),
+    ]);
+  });
+
   it("refuses a tampered file with a UserError naming it", async () => {
     const files = gemmaTokenizerFiles();
     const config = tempPath("tokenizer_config.json");
@@ -46,8 +59,11 @@ describe("loadTokenizerFromFiles", () => {
       TOKENIZER_MANIFEST,
     ).catch((e: unknown) => e);
     expect(isUserError(error)).toBe(true);
-    expect((error as Error).message).toContain(config);
-    expect((error as Error).message).toMatch(/sha256 .* does not match the pinned/);
+    const actual = createHash("sha256").update(readFileSync(config)).digest("hex");
+    expect((error as Error).message).toBe(
+      `${config}: sha256 ${actual} does not match the pinned ${TOKENIZER_MANIFEST.files["tokenizer_config.json"]}; ` +
+        `the tokenizer file was changed — ${reinstall}`,
+    );
   });
 
   it("refuses a missing file with a UserError naming it", async () => {
@@ -57,6 +73,6 @@ describe("loadTokenizerFromFiles", () => {
       TOKENIZER_MANIFEST,
     ).catch((e: unknown) => e);
     expect(isUserError(error)).toBe(true);
-    expect((error as Error).message).toContain(missing);
+    expect((error as Error).message).toBe(`${missing}: cannot read the pinned tokenizer file; ${reinstall}`);
   });
 });

@@ -11,6 +11,8 @@ describe("tokenizeWords", () => {
     expect(tokenizeWords("Sam\u2019s")).toEqual(["sam"]));
   it("treats quotes at word edges as separators", () =>
     expect(tokenizeWords("'hello' ''")).toEqual(["hello"]));
+  it("strips every quote at a word's edges before reading a possessive", () =>
+    expect(tokenizeWords("Sam's'' ''s")).toEqual(["sam", "s"]));
   it("removes stopwords only when asked", () => {
     expect(tokenizeWords("the trip to Rome")).toEqual(["the", "trip", "to", "rome"]);
     expect(tokenizeWords("the trip to Rome", { stopwords: true })).toEqual(["trip", "rome"]);

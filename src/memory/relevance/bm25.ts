@@ -14,7 +14,8 @@ export function bm25Relevance({ index, query, now, stopwords }: RelevanceInput):
   const matched: number[] = [];
   const corpus = index.corpusStats(now, stopwords);
   const lengths = stopwords ? index.contentWordCount : index.wordCount;
-  const averageLength = corpus.count > 0 ? corpus.words / corpus.count : 0;
+  // With no current memory no word has a document frequency above 0, so no term reads this NaN.
+  const averageLength = corpus.words / corpus.count;
   for (const word of wordSet(query.text, { stopwords })) {
     const posting = index.postings.get(word);
     if (posting === undefined) continue;

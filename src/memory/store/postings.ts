@@ -41,11 +41,14 @@ export class Postings {
       if (posting === undefined) {
         posting = new Posting(STOPWORDS.has(word));
         this.terms.set(word, posting);
+        posting.push(slot, 1);
+      } else {
+        // A posting is created with its first slot, so it always has a last one.
+        const last = posting.length - 1;
+        if (posting.slots[last] === slot) posting.tfs[last]++;
+        else posting.push(slot, 1);
       }
       if (!posting.stop) contentWords++;
-      const last = posting.length - 1;
-      if (last >= 0 && posting.slots[last] === slot) posting.tfs[last]++;
-      else posting.push(slot, 1);
     }
     return contentWords;
   }

@@ -81,7 +81,8 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
 }
 
 function refuseNonStore(file: string): void {
-  if (file === ":memory:" || file === "") return;
+  // "" (SQLite's temporary database) needs no test of its own: no file is named "", so it passes as absent.
+  if (file === ":memory:") return;
   let stats;
   try {
     stats = statSync(file);
@@ -109,7 +110,8 @@ function refuseNonStore(file: string): void {
 
 /** SQLite's own words for a file it cannot use, made into one message naming the file. */
 function openError(file: string, error: unknown): unknown {
-  if (error instanceof UserError || !(error instanceof Database.SqliteError)) return error;
+  // A UserError (from migrate) is not an SqliteError either, so it passes through unchanged.
+  if (!(error instanceof Database.SqliteError)) return error;
   if (error.code.startsWith("SQLITE_READONLY") || (error.code.startsWith("SQLITE_CANTOPEN") && error.message.includes("readonly"))) {
     return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)");
   }
@@ -155,7 +157,7 @@ class SqliteMemoryStore implements MemoryStore {
     const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
       this.catchUp();
       if (target !== null) this.requireStored(memories[0].scope, target, "correct");
-      const batch = new Batch(memories);
+      const batch = new Batch();
       const prepared = memories.map((m) => this.prepareMemory(m, batch));
       this.insertRows(prepared);
       return prepared;
@@ -190,10 +192,11 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   touch(scope: string, ids: readonly string[], now: number): void {
-    const index = this.indexes.get(scope);
     const slots = ids.map((id) => this.requireStored(scope, id, "touch"));
-    if (slots.length === 0 || index === undefined) return;
+    if (slots.length === 0) return;
     this.touchAll(scope, ids, now);
+    // requireStored found every id in this index.
+    const index = this.indexes.get(scope)!;
     for (const slot of slots) index.touch(slot, now);
   }
 
@@ -258,6 +261,7 @@ class SqliteMemoryStore implements MemoryStore {
     const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
     requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
+    // Stryker disable next-line ConditionalExpression: no correction is recorded under null, so checking null finds none
     if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
     const embedding = m.embedding ?? null;
     const vector = embedding === null ? null : this.checkedVector(id, m.scope, embedding.vector, batch);
@@ -286,14 +290,18 @@ class SqliteMemoryStore implements MemoryStore {
     if (earlier !== undefined) throw alreadyCorrected(id, target, earlier);
   }
 
-  /** The batch's float32 copy of a new memory's embedding, checked against the scope's dimension. */
+  /**
+   * A new memory's embedding as float32, checked against the scope's dimension. A Float32Array
+   * is used as given, with no copy: SQLite stores its bytes within this write, and the index
+   * copies them into its column after the commit. Any other array is rounded into a new one.
+   */
   private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
     const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || given.length;
     if (given.length === 0 || given.length !== dim) {
       throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
     // Checked as stored: a value too large for float32 would be stored as Infinity.
-    const vector = batch.copyVector(given);
+    const vector = given instanceof Float32Array ? given : Float32Array.from(given);
     for (let i = 0; i < vector.length; i++) {
       if (!Number.isFinite(vector[i])) {
         throw userError(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
@@ -321,23 +329,25 @@ class SqliteMemoryStore implements MemoryStore {
   private insertRows(rows: readonly Memory[]): void {
     const params: unknown[] = [];
     let at = 0;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: rows left to the one-row insert below are stored the same, only more slowly
     for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
-      params.length = 0;
       for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, this.lastSeq + i + 1, rows[i]);
       this.insertMany.run(params);
+      params.length = 0;
     }
     for (; at < rows.length; at++) this.insertOne.run(pushRow([], this.lastSeq + at + 1, rows[at]));
   }
 
   private addToIndex(m: Memory): void {
     let index = this.indexes.get(m.scope);
-    let corrections = this.corrections.get(m.scope);
-    if (index === undefined || corrections === undefined) {
+    if (index === undefined) {
       index = new ScopeIndex(m.scope);
-      corrections = new Map();
       this.indexes.set(m.scope, index);
-      this.corrections.set(m.scope, corrections);
+      this.corrections.set(m.scope, new Map());
     }
+    // Set with the scope's index, just above or earlier.
+    const corrections = this.corrections.get(m.scope)!;
+    // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
     if (m.supersedes !== null) {
       corrections.set(m.supersedes, m.id);
       const target = index.slotOf(m.supersedes);
@@ -387,25 +397,13 @@ class Batch {
   /** Per scope, the ids claimed and, for corrections, target → corrector. */
   private readonly ids = new Map<string, Set<string>>();
   private readonly corrections = new Map<string, Map<string, string>>();
-  /**
-   * One block for every embedding of the batch; each memory gets its own range of it. Copying a
-   * large batch's vectors into small arrays of their own costs more in garbage collection than
-   * the copies themselves.
-   */
-  private readonly vectors: Float32Array;
-  private used = 0;
-
-  constructor(memories: readonly NewMemory[]) {
-    let floats = 0;
-    for (const m of memories) floats += m.embedding?.vector.length ?? 0;
-    this.vectors = new Float32Array(floats);
-  }
 
   add(scope: string, id: string, supersedes: string | null): void {
     let ids = this.ids.get(scope);
     if (ids === undefined) this.ids.set(scope, (ids = new Set()));
     ids.add(id);
     this.size++;
+    // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key correctorOf is never asked for
     if (supersedes === null) return;
     let corrections = this.corrections.get(scope);
     if (corrections === undefined) this.corrections.set(scope, (corrections = new Map()));
@@ -418,13 +416,6 @@ class Batch {
 
   correctorOf(scope: string, target: string): string | undefined {
     return this.corrections.get(scope)?.get(target);
-  }
-
-  copyVector(vector: ArrayLike<number>): Float32Array {
-    const out = this.vectors.subarray(this.used, this.used + vector.length);
-    out.set(vector);
-    this.used += vector.length;
-    return out;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bm25Idf, bm25Term, BM25_B, BM25_K1 } from "../../../src/memory/relevance/bm25.js";
+import { bm25Idf, bm25Relevance, bm25Term, BM25_B, BM25_K1 } from "../../../src/memory/relevance/bm25.js";
 import { pooledPreset } from "../../../src/memory/presets.js";
 import { retrieve } from "../../../src/memory/retrieve.js";
 import type { RetrievalPolicy } from "../../../src/memory/types.js";
@@ -18,6 +18,24 @@ describe("bm25", () => {
     // tf saturates and long documents are penalised.
     expect(bm25Term(1, 2, 5, 5)).toBeLessThan(2 * bm25Term(1, 1, 5, 5));
     expect(bm25Term(1, 1, 10, 5)).toBeLessThan(bm25Term(1, 1, 5, 5));
+  });
+
+  it("weighs a term as idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average length))", () => {
+    expect(bm25Term(2, 3, 10, 4)).toBeCloseTo((2 * 3 * 2.5) / (3 + 1.5 * (0.25 + 0.75 * 2.5)), 12);
+    // An average length of 0 (no words at all) gives every memory relative length 0.
+    expect(bm25Term(2, 3, 0, 0)).toBeCloseTo((2 * 3 * 2.5) / (3 + 1.5 * 0.25), 12);
+  });
+
+  it("scores and lists as matched only the memories current at the query time", () => {
+    const store = memoryStore();
+    const base = { scope: "u", kind: "semantic" as const, createdAt: T0 };
+    store.remember({ ...base, id: "a", text: "tea" });
+    store.remember({ ...base, id: "b", text: "tea", expiresAt: T0 });
+    store.remember({ ...base, id: "c", text: "tea" });
+    const { values, matched } = bm25Relevance({ index: store.index("u")!, query: { text: "tea" }, now: T0, stopwords: true });
+    const score = bm25Term(bm25Idf(2, 2), 1, 1, 1);
+    expect([...values.slice(0, 3)]).toEqual([score, 0, score]);
+    expect([...matched!]).toEqual([0, 2]);
   });
 
   it("prefers rare words, scales to [0, 1] within the candidates and ignores stopwords", () => {

@@ -1,13 +1,13 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from "../../../src/memory/store/migrations.js";
+import { migrate, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from "../../../src/memory/store/migrations.js";
 import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { vectorToBlob } from "../../../src/memory/store/schema.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
-import { isUserError } from "../../../src/shared/errors.js";
+import { isUserError, UserError } from "../../../src/shared/errors.js";
 import { T0, tempPath, tokenizer } from "../helpers.js";
 import { userError } from "../../helpers/user-error.js";
 
@@ -68,6 +68,14 @@ function snapshot(file: string): { main: Buffer; wal: number } {
   return { main: readFileSync(file), wal: existsSync(wal) ? statSync(wal).size : 0 };
 }
 
+/** The tables and indexes of an SQLite file, by name. */
+function schemaNames(file: string): string[] {
+  const db = new Database(file);
+  const names = db.prepare("SELECT name FROM sqlite_master ORDER BY name").all() as { name: string }[];
+  db.close();
+  return names.map((row) => row.name);
+}
+
 describe("migrations", () => {
   it("takes a v1 file to v4, old rows becoming semantic memories with counted tokens", () => {
     const file = v1File();
@@ -102,6 +110,51 @@ describe("migrations", () => {
     expect(store.get(LEGACY_SCOPE, "fix")?.supersedes).toBe("m0");
     expect(store.current(LEGACY_SCOPE, T0 + 10).map((m) => m.id)).toEqual(["m1", "fix"]);
     store.close();
+  });
+
+  it("leaves no table of an old version behind: a migrated file has the tables and indexes of a new store", () => {
+    const fresh = tempPath();
+    openStore(fresh, { tokenizer }).close();
+    const migrated = [v1File(), v2File(["Ana lives in Porto"]), v3File([{ id: "a" }])];
+    for (const file of migrated) openStore(file, { tokenizer }).close();
+    expect(migrated.map(schemaNames)).toEqual(migrated.map(() => schemaNames(fresh)));
+  });
+
+  it("passes a user error from the token counter through as it is, not as a failed migration", () => {
+    const file = v2File(["Ana lives in Porto"]);
+    const refusal = new UserError("the tokenizer refuses to count", file);
+    const refusing: TokenCounter = {
+      count() {
+        throw refusal;
+      },
+    };
+    expect(userError(() => openStore(file, { tokenizer: refusing }))).toBe(refusal);
+  });
+
+  it("checks a file already at the current version without taking the write lock", () => {
+    const file = tempPath();
+    openStore(file, { tokenizer }).close();
+    const writer = new Database(file);
+    writer.exec("BEGIN IMMEDIATE");
+    const db = new Database(file, { timeout: 0 });
+    try {
+      expect(() => migrate(db, file, tokenizer)).not.toThrow();
+    } finally {
+      db.close();
+      writer.exec("ROLLBACK");
+      writer.close();
+    }
+  });
+
+  it("names the file and SQLite's reason when the file cannot be read as a database", () => {
+    const file = tempPath();
+    writeFileSync(file, "not a database, only some text that SQLite cannot read as one\n".repeat(100));
+    const before = readFileSync(file);
+    const db = new Database(file);
+    const error = userError(() => migrate(db, file, tokenizer));
+    db.close();
+    expect(error.message).toBe(`${file}: cannot be read as an SQLite memory store (file is not a database)`);
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 
   it("leaves the file byte-for-byte unchanged when the v3 migration fails midway", () => {
@@ -155,8 +208,9 @@ describe("migrations", () => {
     db.close();
     const before = snapshot(file);
     const error = userError(() => openStore(file, { tokenizer }));
-    expect((error as Error).message).toContain(file);
-    expect((error as Error).message).toMatch(/schema version 99, newer than the 4/);
+    expect(error.message).toBe(
+      `${file}: memory store has schema version 99, newer than the 4 this version of recollect understands; open it with a newer recollect`,
+    );
     expect(snapshot(file)).toEqual(before);
   });
 

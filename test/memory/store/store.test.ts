@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
 import { openStore } from "../../../src/memory/store/store.js";
-import { DEFAULT_IMPORTANCE, type NewMemory } from "../../../src/memory/types.js";
+import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
 import { userError } from "../../helpers/user-error.js";
 
@@ -51,6 +49,18 @@ describe("remember", () => {
     expect(back?.embeddingModel).toBe("nomic-embed-text");
   });
 
+  it("stores a Float32Array embedding without copying it first, yet keeps what was written when the caller's array changes later", () => {
+    const store = memoryStore();
+    const vector = Float32Array.from([0.5, 2, -4]);
+    const written = store.remember({ ...fact, id: "v", text: "a", embedding: { model: "m", vector } });
+    expect(written.embedding).toBe(vector);
+    vector.fill(9);
+    expect(store.get("ana", "v")?.embedding).toEqual(Float32Array.from([0.5, 2, -4]));
+    const index = store.index("ana")!;
+    expect(index.embeddings.subarray(0, 3)).toEqual(Float32Array.from([0.5, 2, -4]));
+    expect(index.embeddingNorm[0]).toBe(Math.sqrt(0.25 + 4 + 16));
+  });
+
   it("refuses a duplicate id and a bad kind, as errors a user caused", () => {
     const store = memoryStore();
     store.remember({ ...fact, id: "x", text: "a" });
@@ -81,9 +91,62 @@ describe("remember", () => {
     expect(() => store.remember({ ...fact, id: "big", text: "a", embedding: vector(1e300) })).toThrow(/not a finite float32 number/);
     expect(store.size()).toBe(0);
   });
+
+  it("refuses a text that is not a string and a scope that is empty or not a string, naming the problem", () => {
+    const store = memoryStore();
+    expect(userError(() => store.remember({ ...fact, text: 42 as never })).message).toBe("memory text must be a string");
+    expect(userError(() => store.remember({ ...fact, scope: "", text: "a" })).message).toBe("memory scope is empty");
+    expect(userError(() => store.remember({ ...fact, scope: 7 as never, text: "a" })).message).toBe("memory scope is empty");
+    expect(store.size()).toBe(0);
+  });
+
+  it("names the field that is not a finite number: createdAt, importance", () => {
+    const store = memoryStore();
+    expect(userError(() => store.remember({ ...fact, createdAt: Number.NaN, text: "a" })).message).toBe("memory createdAt must be a finite number, got NaN");
+    expect(userError(() => store.remember({ ...fact, importance: Number.POSITIVE_INFINITY, text: "a" })).message).toBe(
+      "memory importance must be a finite number, got Infinity",
+    );
+    expect(userError(() => store.remember({ ...fact, createdAt: "1" as never, text: "a" })).message).toBe("memory createdAt must be a finite number, got 1");
+    expect(store.size()).toBe(0);
+  });
+
+  it("refuses an empty embedding, and one whose size differs from the scope's stored or batched ones, naming the sizes", () => {
+    const store = memoryStore();
+    const embedding = (...vector: number[]) => ({ model: "m", vector });
+    expect(userError(() => store.remember({ ...fact, id: "e", text: "a", embedding: embedding() })).message).toBe(
+      'memory e: embedding has 0 dimensions; scope "ana" uses 0',
+    );
+    expect(userError(() => store.rememberMany([
+      { ...fact, id: "two", text: "a", embedding: embedding(1, 0) },
+      { ...fact, id: "three", text: "b", embedding: embedding(1, 0, 0) },
+    ])).message).toBe('memory three: embedding has 3 dimensions; scope "ana" uses 2');
+    expect(store.size()).toBe(0);
+    store.remember({ ...fact, id: "two", text: "a", embedding: embedding(1, 0) });
+    expect(userError(() => store.remember({ ...fact, id: "three", text: "b", embedding: embedding(1, 0, 0) })).message).toBe(
+      'memory three: embedding has 3 dimensions; scope "ana" uses 2',
+    );
+    expect(store.rememberMany([{ ...fact, scope: "ben", id: "three", text: "b", embedding: embedding(1, 0, 0) }])[0].embedding).toEqual(
+      Float32Array.from([1, 0, 0]),
+    );
+    expect(store.size()).toBe(2);
+  });
 });
 
 describe("rememberMany", () => {
+  it("returns an empty list for an empty batch without waiting for the write lock another connection holds", () => {
+    const file = tempPath();
+    const store = openStore(file, { tokenizer });
+    const other = new Database(file);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      expect(store.rememberMany([])).toEqual([]);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+      store.close();
+    }
+  });
+
   it("writes all memories or none", () => {
     const store = memoryStore();
     store.remember({ ...fact, id: "taken", text: "a" });
@@ -101,6 +164,27 @@ describe("rememberMany", () => {
     ]);
     expect(many.map((m) => m.id)).toEqual(["ana#2", "ana#3"]);
     expect(store.size("ana")).toBe(3);
+  });
+
+  it("refuses one id given twice in a batch, after other ids, and writes none of it", () => {
+    const store = memoryStore();
+    const batch = ["x", "y", "x"].map((id) => ({ ...fact, id, text: id }));
+    expect(userError(() => store.rememberMany(batch)).message).toBe('memory x already exists in scope "ana"');
+    expect(store.size()).toBe(0);
+  });
+
+  it("writes a batch longer than one multi-row insert in order, numbered on from the rows before it", () => {
+    const file = tempPath();
+    const store = openStore(file, { tokenizer });
+    store.remember({ ...fact, text: "first" });
+    const texts = Array.from({ length: 70 }, (_, i) => `memory ${i}`);
+    const written = store.rememberMany(texts.map((text) => ({ ...fact, text })));
+    expect(written.map((m) => m.id)).toEqual(texts.map((_, i) => `ana#${i + 2}`));
+    store.close();
+    const again = openStore(file, { tokenizer });
+    expect(again.current("ana", T0).map((m) => m.text)).toEqual(["first", ...texts]);
+    expect(again.index("ana")?.ids).toEqual(["ana#1", ...written.map((m) => m.id)]);
+    again.close();
   });
 });
 
@@ -144,6 +228,24 @@ describe("corrections and expiry", () => {
     expect(store.size("ana")).toBe(1);
     expect(store.index("ana")?.isCurrent(0, T0)).toBe(true);
     expect(store.current("ana", T0).map((m) => m.id)).toEqual(["old"]);
+  });
+
+  it("refuses a batch that corrects one memory twice even when it corrects another memory in between", () => {
+    const store = memoryStore();
+    store.rememberMany([{ ...fact, id: "old", text: "old" }, { ...fact, id: "other", text: "other" }]);
+    const batch = [
+      { ...fact, id: "a", supersedes: "old", text: "a" },
+      { ...fact, id: "c", supersedes: "other", text: "c" },
+      { ...fact, id: "b", supersedes: "old", text: "b" },
+    ];
+    expect(userError(() => store.rememberMany(batch)).message).toBe("cannot write b as the correction of old: old is already corrected by a; correct a instead");
+    expect(store.size()).toBe(2);
+  });
+
+  it("refuses a memory that corrects itself", () => {
+    const store = memoryStore();
+    expect(userError(() => store.remember({ ...fact, id: "x", supersedes: "x", text: "x" })).message).toBe("memory x cannot correct itself");
+    expect(store.size()).toBe(0);
   });
 
   it("is enforced by SQLite itself: a second correction written past the store is refused", () => {
@@ -194,6 +296,7 @@ describe("scopes", () => {
     expect(store.current("ben", T0).map((m) => m.text)).toEqual(["Ben likes coffee."]);
     expect(store.size("ana")).toBe(1);
     expect(store.scopes().sort()).toEqual(["ana", "ben"]);
+    expect(store.size("nobody")).toBe(0);
   });
 });
 
@@ -261,6 +364,54 @@ describe("files", () => {
     const store = memoryStore();
     expect(() => store.touch("ana", ["ghost"], T0)).toThrow(/no such memory/);
   });
+
+  it("touching no memories leaves the database alone: it works even on a closed store, whose other calls fail", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "a", text: "a" });
+    store.close();
+    expect(() => store.touch("ana", [], T0)).not.toThrow();
+    expect(() => store.touch("ben", [], T0)).not.toThrow();
+    expect(() => store.get("ana", "a")).toThrow(/The database connection is not open/);
+  });
+
+  it("refuses a store whose write lock another connection keeps, in SQLite's words, naming the file", () => {
+    const file = tempPath();
+    openStore(file, { tokenizer }).close();
+    const other = new Database(file);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      expect(userError(() => openStore(file, { tokenizer })).message).toBe(`${file}: cannot be used as a memory store (database is locked)`);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+  });
+
+  it("refuses a store whose write-ahead log SQLite cannot create, in SQLite's words, naming the file", () => {
+    const file = tempPath();
+    openStore(file, { tokenizer }).close();
+    const db = new Database(file);
+    db.pragma("journal_mode = DELETE");
+    db.close();
+    // The log's name leads into a folder that does not exist: read as it is, the store looks fine.
+    symlinkSync(join(dirname(file), "no-such-folder", "log"), `${file}-wal`);
+    expect(userError(() => openStore(file, { tokenizer })).message).toBe(`${file}: cannot be used as a memory store (unable to open database file)`);
+  });
+
+  // process.chdir exists only on the main thread; mutation testing runs the tests in worker threads.
+  it.skipIf(!isMainThread)("opens SQLite's in-memory database for \":memory:\", whatever is named so in the working folder", () => {
+    const folder = dirname(tempPath());
+    mkdirSync(join(folder, ":memory:"));
+    const cwd = process.cwd();
+    process.chdir(folder);
+    try {
+      const store = memoryStore(":memory:");
+      expect(store.remember({ ...fact, text: "a" }).id).toBe("ana#1");
+      store.close();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
 });
 
 describe("several writers on one file", () => {
@@ -284,68 +435,4 @@ describe("several writers on one file", () => {
     a.close();
     b.close();
   });
-
-  it("two processes correcting one memory at once: exactly one wins, the other is told which one did", async () => {
-    const file = tempPath();
-    const store = openStore(file, { tokenizer });
-    store.remember({ ...fact, id: "price", text: "The room costs 50 euros." });
-    store.close();
-    const outcomes = await writeAtOnce(file, [
-      { ...fact, id: "100", supersedes: "price", text: "The room costs 100 euros." },
-      { ...fact, id: "200", supersedes: "price", text: "The room costs 200 euros." },
-    ]);
-    const winners = outcomes.filter((o) => o.written !== undefined).map((o) => o.written);
-    expect(winners).toHaveLength(1);
-    const [winner] = winners;
-    const loser = winner === "100" ? "200" : "100";
-    expect(outcomes.find((o) => o.refused !== undefined)?.refused).toBe(
-      `cannot write ${loser} as the correction of price: price is already corrected by ${winner}; correct ${winner} instead`,
-    );
-    const after = openStore(file, { tokenizer });
-    expect(after.current("ana", T0).map((m) => m.id)).toEqual([winner]);
-    expect(after.get("ana", loser!)).toBeUndefined();
-    after.close();
-  });
-
-  it("two processes creating one new file and writing with default ids at once both succeed, with different ids", async () => {
-    const file = tempPath();
-    const outcomes = await writeAtOnce(file, [
-      { ...fact, text: "Ana moved to Lisbon." },
-      { ...fact, text: "Ana got a dog." },
-    ]);
-    expect(outcomes.map((o) => o.written).sort()).toEqual(["ana#1", "ana#2"]);
-    const after = openStore(file, { tokenizer });
-    expect(after.current("ana", T0).map((m) => m.id)).toEqual(["ana#1", "ana#2"]);
-    after.close();
-  });
 });
-
-const WRITER = fileURLToPath(new URL("./writer-process.ts", import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-
-interface WriterOutcome {
-  written?: string;
-  refused?: string;
-}
-
-/**
- * Runs one writer process per memory on `file`. Each opens the store first; only once all have
- * opened it are they told to write, so each writes from a view of the file that misses the others.
- */
-async function writeAtOnce(file: string, memories: NewMemory[]): Promise<WriterOutcome[]> {
-  const writers = memories.map((memory) => {
-    const child = spawn(process.execPath, ["--import", "tsx", WRITER, file, JSON.stringify(memory)], { cwd: REPO_ROOT });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    const next = async () => {
-      const line = await lines.next();
-      if (line.done) throw new Error(`writer process ended early: ${stderr}`);
-      return line.value;
-    };
-    return { child, next };
-  });
-  for (const writer of writers) expect(await writer.next()).toBe("ready");
-  for (const writer of writers) writer.child.stdin.write("go\n");
-  return Promise.all(writers.map(async (writer) => JSON.parse(await writer.next()) as WriterOutcome));
-}
