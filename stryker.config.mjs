@@ -14,7 +14,7 @@ export default {
   // One test worker per core; the Stryker process itself mostly waits.
   concurrency: 2,
   // A loaded, shared machine makes some runs slow; a mutant that loops still times out.
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   // The first run, instrumented and in one thread, runs every test once: minutes here.
   dryRunTimeoutMinutes: 40,
   // Reruns test only the mutants whose code or tests changed since the last run.

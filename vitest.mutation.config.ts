@@ -6,12 +6,13 @@ import { defineConfig } from "vitest/config";
  * experiments and would cost minutes per mutant without testing these files more closely.
  * The statistics' calibration test is left out too: it simulates thousands of datasets (about
  * 45 s a run) to check error rates and coverage, while the exact-value tests of each method pin
- * the same code.
+ * the same code. The store's multi-process tests are left out as well: their writers are child
+ * processes, which run the store without the mutant under test, so they cannot kill it.
  */
 export default defineConfig({
   test: {
     include: ["test/memory/**/*.test.ts", "test/harness/metrics.test.ts", "test/harness/stats/**/*.test.ts"],
-    exclude: ["test/harness/stats/calibration.test.ts"],
+    exclude: ["test/harness/stats/calibration.test.ts", "test/memory/store/store-processes.test.ts"],
     // Each mutant reruns its tests; sharing loaded modules between test files spares loading the
     // Gemma tokenizer again for every file. The tests open their own stores and share no state.
     isolate: false,
