@@ -19,15 +19,19 @@ export function bm25Relevance({ index, query, now, stopwords }: RelevanceInput):
   for (const word of wordSet(query.text, { stopwords })) {
     const posting = index.postings.get(word);
     if (posting === undefined) continue;
+    // A posting lists a slot once per occurrence, in a row: its run's length is the word's tf.
+    const { slots, length } = posting;
     let df = 0;
-    for (let i = 0; i < posting.length; i++) if (index.isCurrent(posting.slots[i], now)) df++;
+    for (let i = 0; i < length; i++) if ((i === 0 || slots[i] !== slots[i - 1]) && index.isCurrent(slots[i], now)) df++;
     if (df === 0) continue;
     const idf = bm25Idf(corpus.count, df);
-    for (let i = 0; i < posting.length; i++) {
-      const slot = posting.slots[i];
+    for (let i = 0; i < length; ) {
+      const slot = slots[i];
+      let tf = 1;
+      while (++i < length && slots[i] === slot) tf++;
       if (!index.isCurrent(slot, now)) continue;
       if (values[slot] === 0) matched.push(slot);
-      values[slot] += bm25Term(idf, posting.tfs[i], lengths[slot], averageLength);
+      values[slot] += bm25Term(idf, tf, lengths[slot], averageLength);
     }
   }
   return { values, matched: Int32Array.from(matched), scaleToCandidates: true };

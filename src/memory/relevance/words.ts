@@ -14,6 +14,8 @@ export function wordsRelevance({ index, query, stopwords }: RelevanceInput): Rel
     if (posting === undefined) continue;
     for (let i = 0; i < posting.length; i++) {
       const slot = posting.slots[i];
+      // A slot is listed once per occurrence of the word; it counts once.
+      if (i > 0 && posting.slots[i - 1] === slot) continue;
       if (values[slot] === 0) matched.push(slot);
       values[slot] += 1;
     }

@@ -1,10 +1,15 @@
 /**
- * Term postings for one scope: for each word, the slots that contain it and how often. Both the
- * `words` and `bm25` backends read them, so a query visits only memories sharing a word with it.
+ * Term postings for one scope: for each word, the slots that contain it. Both the `words` and
+ * `bm25` backends read them, so a query visits only memories sharing a word with it.
  * Postings are append-only; superseded or expired slots are filtered when read.
  */
 import { STOPWORDS } from "../words.js";
 
+/**
+ * A word's slots in increasing order, a slot repeated once per occurrence of the word in it: a
+ * memory holding the word twice is listed twice, in a row. Most words occur once per memory, so
+ * this costs less than a count beside every slot, and adding a word is one append.
+ */
 export class Posting {
   constructor(
     /** Whether the word is a stopword (counted apart in document lengths). */
@@ -12,28 +17,22 @@ export class Posting {
   ) {}
 
   slots = new Int32Array(4);
-  tfs = new Int32Array(4);
   length = 0;
 
-  push(slot: number, tf: number): void {
+  push(slot: number): void {
     if (this.length === this.slots.length) {
-      this.slots = grow(this.slots, this.length * 2);
-      this.tfs = grow(this.tfs, this.length * 2);
+      const next = new Int32Array(this.length * 2);
+      next.set(this.slots);
+      this.slots = next;
     }
-    this.slots[this.length] = slot;
-    this.tfs[this.length] = tf;
-    this.length++;
+    this.slots[this.length++] = slot;
   }
 }
 
 export class Postings {
   private readonly terms = new Map<string, Posting>();
 
-  /**
-   * Adds a document's words (with repeats) under `slot` and returns how many of them are not
-   * stopwords. Slots arrive in increasing order, so a repeated word finds its own slot at the end
-   * of its posting and only counts up there.
-   */
+  /** Adds a document's words (with repeats) under `slot` and returns how many of them are not stopwords. */
   add(slot: number, words: readonly string[]): number {
     let contentWords = 0;
     for (const word of words) {
@@ -41,13 +40,8 @@ export class Postings {
       if (posting === undefined) {
         posting = new Posting(STOPWORDS.has(word));
         this.terms.set(word, posting);
-        posting.push(slot, 1);
-      } else {
-        // A posting is created with its first slot, so it always has a last one.
-        const last = posting.length - 1;
-        if (posting.slots[last] === slot) posting.tfs[last]++;
-        else posting.push(slot, 1);
       }
+      posting.push(slot);
       if (!posting.stop) contentWords++;
     }
     return contentWords;
@@ -56,10 +50,4 @@ export class Postings {
   get(word: string): Posting | undefined {
     return this.terms.get(word);
   }
-}
-
-function grow(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(capacity);
-  next.set(array);
-  return next;
 }

@@ -2,8 +2,15 @@ import { describe, expect, it } from "vitest";
 import { type Posting, Postings } from "../../../src/memory/store/postings.js";
 import { STOPWORDS } from "../../../src/memory/words.js";
 
+/** A posting as [slot, occurrences] pairs. */
 function entries(posting: Posting | undefined): [number, number][] {
-  return posting === undefined ? [] : Array.from(posting.slots.subarray(0, posting.length), (slot, i) => [slot, posting.tfs[i]]);
+  const pairs: [number, number][] = [];
+  for (const slot of posting?.slots.subarray(0, posting.length) ?? []) {
+    const last = pairs.at(-1);
+    if (last?.[0] === slot) last[1]++;
+    else pairs.push([slot, 1]);
+  }
+  return pairs;
 }
 
 describe("postings", () => {
