@@ -6,6 +6,7 @@
  * `shared` is the ask's relevance when the caller ranks one ask under several policies over an
  * unchanged store (see askRelevance); without it, each call scores the query itself.
  */
+import { byCodeUnit } from "../shared/order.js";
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
 import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
@@ -102,7 +103,7 @@ function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig): 
   const unitMs = config.recency !== "rank" && decays.every((d) => d === 1) ? null : config.unitMs;
   // Every other score setting counts as it is, so a setting added later cannot be left out.
   const { kindDecay: _, decayRate: __, stopwords: ___, relevance: ____, ...rest } = { ...config, unitMs };
-  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
+  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => byCodeUnit(a, b))]);
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[] | undefined): number[] {
