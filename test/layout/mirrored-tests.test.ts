@@ -82,7 +82,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/harness/summary/align.ts": covered("pairs the baseline's and an ablation's values", "test/harness/summary/summarise.test.ts"),
   "src/harness/summary/designed-failures.ts": covered("the designed-failure claims of a summary", "test/harness/summary/summarise.test.ts"),
   "src/memory/build-section.ts": covered("one section of a block", "test/memory/retrieve.test.ts", "test/memory/index-property.test.ts"),
-  "src/memory/rank/signals.ts": covered("the three signals over the index", "test/memory/rank/section-ranking.test.ts", "test/memory/index-property.test.ts"),
   "src/memory/relevance/index.ts": covered("the backend table", "test/memory/relevance/bm25.test.ts", "test/memory/relevance/words.test.ts"),
   "src/memory/vector/lanes.ts": covered("the plain-JS dot products the SIMD kernel must equal", "test/memory/vector/vector-column.test.ts"),
   "src/memory/vector/simd-dots.ts": covered("the SIMD kernel, checked against the plain-JS dot products", "test/memory/vector/vector-column.test.ts"),

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/presets.js";
 import { SectionRanking } from "../../../src/memory/rank/section-ranking.js";
 import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
+import { wordsRelevance } from "../../../src/memory/relevance/words.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { KINDS, type NewMemory, type RelevanceBackendName, type RetrievalPolicy } from "../../../src/memory/types.js";
@@ -135,5 +136,81 @@ describe("section ranking", () => {
     expect([...top.slots].map((slot) => index.ids[slot])).toEqual(scan.ranked.slice(0, 5).map((r) => r.id));
     expect(ranking.visited).toBeLessThan(20_000 / 10);
     store.close();
+  });
+
+  describe("visits only memories that can place", () => {
+    /** Semantic memories that match no query word, each `[hours since last access, importance]`. */
+    function unmatchedRanking(memories: [number, number][], weights: [number, number, number]) {
+      const store = openStore(":memory:", { tokenizer: fourCharacters });
+      store.rememberMany(memories.map(([hours, importance], i) => ({ id: `m${i}`, scope: "u", kind: "semantic", text: "fact", createdAt: T0 - hours * HOUR, importance })));
+      const index = store.index("u")!;
+      const config = { ...streamPreset.score, relevance: "words" as const, weights, decayRate: 0.5 };
+      const relevance = wordsRelevance({ index, query: { text: "nothing" }, now: T0, stopwords: false });
+      const ranking = new SectionRanking(index, null, streamPreset.pooled, config, relevance, T0);
+      const ids = (depth: number) => [...ranking.top(depth).slots].map((slot) => index.ids[slot]);
+      return { ranking, ids, close: () => store.close() };
+    }
+
+    it("walks unmatched memories newest first and stops at the k-th when recency counts for", () => {
+      const { ranking, ids, close } = unmatchedRanking(Array.from({ length: 30 }, (_, h) => [h, 5]), [1, 1, 1]);
+      expect(ids(3)).toEqual(["m0", "m1", "m2"]);
+      expect(ranking.visited).toBe(3);
+      close();
+    });
+
+    it("walks them oldest first when recency counts against", () => {
+      const { ranking, ids, close } = unmatchedRanking(Array.from({ length: 30 }, (_, h) => [h, 5]), [1, -1, 1]);
+      expect(ids(3)).toEqual(["m29", "m28", "m27"]);
+      expect(ranking.visited).toBe(3);
+      close();
+    });
+
+    it("moves between importance levels by their next bounds, so the first k visited are the k best", () => {
+      // Totals (recency at decay 0.5 + importance): a0 1.6, b1 1.0, a2 0.85, a4 0.6625, b3 0.625, …
+      const levels: [number, number][] = [[0, 6], [1, 5], [2, 6], [3, 5], [4, 6], [5, 5], [6, 6], [7, 5]];
+      const { ranking, ids, close } = unmatchedRanking(levels, [1, 1, 1]);
+      expect(ids(3)).toEqual(["m0", "m1", "m2"]);
+      expect(ranking.visited).toBe(3);
+      close();
+    });
+
+    it("passes over matched memories whose recency bound is below the bar, and unmatched ones that cannot reach it", () => {
+      const store = openStore(":memory:", { tokenizer: fourCharacters });
+      const fact = (id: string, text: string, hours: number) => ({ id, scope: "u", kind: "semantic" as const, text, createdAt: T0 - hours * HOUR, importance: 5 });
+      store.rememberMany([
+        ...Array.from({ length: 10 }, (_, h) => fact(`m${h}`, "apple", h)),
+        ...Array.from({ length: 20 }, (_, h) => fact(`u${h}`, "pear", h)),
+      ]);
+      const index = store.index("u")!;
+      const config = { ...streamPreset.score, relevance: "words" as const, weights: [1, 1, 1] as [number, number, number], decayRate: 0.5 };
+      const relevance = wordsRelevance({ index, query: { text: "apple" }, now: T0, stopwords: false });
+      const ranking = new SectionRanking(index, null, streamPreset.pooled, config, relevance, T0);
+      expect([...ranking.top(3).slots].map((slot) => index.ids[slot])).toEqual(["m0", "m1", "m2"]);
+      // The bar is m2's 1 + 0.25 + 0.5. Recency (1 + 1e-9) / (1 + h · ln 2) reaches it up to h = 4,
+      // so m3 and m4 are scored and m5 to m9 are not; no unmatched memory exceeds 1 + 0.5.
+      expect(ranking.visited).toBe(5);
+      store.close();
+    });
+
+    it("stops ranking given memories once each is known to place past `within`", () => {
+      const { ranking, close } = unmatchedRanking(Array.from({ length: 30 }, (_, h) => [h, 5]), [1, 1, 1]);
+      // m20 is 21st: 20 memories come before it, and the walk ends at the second of them.
+      expect(ranking.rankOf([20], 2)).toEqual([]);
+      expect(ranking.visited).toBe(2);
+      expect(ranking.rankOf([20]).map((r) => r.rank)).toEqual([21]);
+      close();
+    });
+
+    it("gives nothing for a depth or a neighbourhood of 0", () => {
+      const { ranking, close } = unmatchedRanking(Array.from({ length: 5 }, (_, h) => [h, 5]), [1, 1, 1]);
+      expect(ranking.top(0).slots).toEqual([]);
+      expect(ranking.visited).toBe(0);
+      // m2 is third: the walk visits the two before it and itself.
+      const [located] = ranking.rankOf([2]);
+      expect(ranking.visited).toBe(3);
+      expect(ranking.around(located, 0)).toEqual([]);
+      expect(ranking.visited).toBe(3);
+      close();
+    });
   });
 });
