@@ -21,6 +21,16 @@ describe("comparator", () => {
 });
 
 describe("BoundedHeap", () => {
+  it("leaves the heap as it was when listing it sorted, so offers can go on", () => {
+    const keys = [1, 9, 5, 7, 3, 8];
+    const heap = new BoundedHeap(3, byKey(keys));
+    for (const item of [0, 1, 2, 3]) heap.offer(item);
+    expect(heap.sorted()).toEqual([1, 3, 2]);
+    expect(heap.worst).toBe(2);
+    for (const item of [4, 5]) heap.offer(item);
+    expect(heap.sorted()).toEqual([1, 5, 3]);
+  });
+
   it("keeps the best `capacity` items offered, in any offering order", () => {
     fc.assert(
       fc.property(
