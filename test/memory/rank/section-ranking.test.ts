@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/presets.js";
-import { SectionRanking } from "../../../src/memory/rank/section-ranking.js";
+import { byRelevance, SectionRanking } from "../../../src/memory/rank/section-ranking.js";
 import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
 import { wordsRelevance } from "../../../src/memory/relevance/words.js";
 import { openStore } from "../../../src/memory/store/store.js";
@@ -189,6 +189,24 @@ describe("section ranking", () => {
       // The bar is m2's 1 + 0.25 + 0.5. Recency (1 + 1e-9) / (1 + h · ln 2) reaches it up to h = 4,
       // so m3 and m4 are scored and m5 to m9 are not; no unmatched memory exceeds 1 + 0.5.
       expect(ranking.visited).toBe(5);
+      store.close();
+    });
+
+    it("stops at the relevance cutoff only in a walk ordered by relevance, and reads an unordered one to the end", () => {
+      const store = openStore(":memory:", { tokenizer: fourCharacters });
+      const texts: [string, number][] = [["apple pear", 9], ["apple", 8], ["apple pear", 7], ["apple", 6], ["apple pear", 1]];
+      store.rememberMany(texts.map(([text, hours], i) => ({ id: `m${i}`, scope: "u", kind: "semantic", text, createdAt: T0 - hours * HOUR })));
+      const index = store.index("u")!;
+      const config = { ...streamPreset.score, relevance: "words" as const, weights: [1, 0, 0] as [number, number, number] };
+      const relevance = wordsRelevance({ index, query: { text: "apple pear" }, now: T0, stopwords: false });
+      const top2 = (options: { matched?: Int32Array; matchedByRelevance?: boolean }) =>
+        [...new SectionRanking(index, null, streamPreset.pooled, config, relevance, T0, options).top(2).slots].map((slot) => index.ids[slot]);
+      // m3 falls below the cutoff that m2 raises, yet m4, after it in slot order, ties for first and is newest.
+      expect(top2({})).toEqual(["m4", "m2"]);
+      const ordered = byRelevance(relevance.matched!, relevance.values);
+      expect([...ordered]).toEqual([0, 2, 4, 1, 3]);
+      expect([...relevance.matched!]).toEqual([0, 1, 2, 3, 4]);
+      expect(top2({ matched: ordered, matchedByRelevance: true })).toEqual(["m4", "m2"]);
       store.close();
     });
 
