@@ -64,7 +64,7 @@ function rngFromKey(key: Key): Rng {
   // xoroshiro128plus(seed), matters: that constructor's first outputs are a plain function of a
   // small seed, so neighbouring seeds (1, 2, 3 …) would start with correlated draws.
   // An all-zero state would draw zeros forever.
-  const state = (key[0] | key[1] | key[2] | key[3]) === 0 ? [0, 0, 0, 1] : key.map((word) => word | 0);
+  const state = key.every((word) => word === 0) ? [0, 0, 0, 1] : key.map((word) => word | 0);
   const generator: RandomGenerator = xoroshiro128plusFromState(state);
   const keyText = key.map((word) => word.toString(16).padStart(8, "0")).join("");
 

@@ -37,11 +37,11 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
 }
 
 function requireQueryModel(index: ScopeIndex, modelCode: number, model: string, now: number): void {
-  for (const [slot, id] of index.ids.entries()) {
+  for (let slot = 0; slot < index.size; slot++) {
     const code = index.embeddingModel[slot];
     if (code === -1 || code === modelCode || !index.isCurrent(slot, now)) continue;
     throw new Error(
-      `query embedded with "${model}" but memory ${id} was embedded with ` +
+      `query embedded with "${model}" but memory ${index.ids[slot]} was embedded with ` +
         `"${index.models[code]}"; embed queries and memories with one model`,
     );
   }
