@@ -16,6 +16,7 @@ import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { ScopeIndex } from "./index-columns.js";
+import { SeqSlots } from "./seq-slots.js";
 import { migrate } from "./migrations.js";
 import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
@@ -120,6 +121,8 @@ function openError(file: string, error: unknown): unknown {
 
 class SqliteMemoryStore implements MemoryStore {
   private readonly indexes = new Map<string, ScopeIndex>();
+  /** Per scope, the row of each slot: with SQLite's (scope, id) index, it finds a memory's slot. */
+  private readonly rows = new Map<string, SeqSlots>();
   /** Per scope, target id → id of the memory that corrects it (the target may not be stored yet). */
   private readonly corrections = new Map<string, Map<string, string>>();
   /** The last row this process has in its indexes; rows past it were written by others. */
@@ -129,6 +132,7 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly insertOne: Database.Statement;
   private readonly insertMany: Database.Statement;
   private readonly selectById: Database.Statement;
+  private readonly selectSeq: Database.Statement;
   private readonly selectCurrent: Database.Statement;
   private readonly selectSince: Database.Statement;
   private readonly updateAccess: Database.Statement;
@@ -146,6 +150,7 @@ class SqliteMemoryStore implements MemoryStore {
     this.insertOne = db.prepare(columns + row);
     this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
     this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE scope = ? AND id = ?`);
+    this.selectSeq = db.prepare("SELECT seq FROM memories WHERE scope = ? AND id = ?").pluck();
     this.selectCurrent = db.prepare(
       `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE scope = ? AND (expires_at IS NULL OR expires_at > ?)
@@ -159,7 +164,11 @@ class SqliteMemoryStore implements MemoryStore {
       if (target !== null) this.requireStored(memories[0].scope, target, "correct");
       const batch = new Batch();
       const prepared = memories.map((m) => this.prepareMemory(m, batch));
-      this.insertRows(prepared);
+      try {
+        this.insertRows(prepared);
+      } catch (error) {
+        throw this.duplicateError(prepared, error);
+      }
       return prepared;
     });
     // Immediate: the write lock is held from the catch-up on, so no other process writes between.
@@ -223,8 +232,7 @@ class SqliteMemoryStore implements MemoryStore {
   private write(memories: readonly NewMemory[], target: string | null): Memory[] {
     if (memories.length === 0) return [];
     const prepared = this.writeAll(memories, target);
-    for (const m of prepared) this.addToIndex(m);
-    this.lastSeq += prepared.length;
+    for (const m of prepared) this.addToIndex(m, ++this.lastSeq);
     return prepared;
   }
 
@@ -235,13 +243,13 @@ class SqliteMemoryStore implements MemoryStore {
   private catchUp(): void {
     const rows = this.selectSince.iterate(this.lastSeq) as IterableIterator<MemoryRow>;
     for (const row of rows) {
-      this.addToIndex(rowToMemory(row));
+      this.addToIndex(rowToMemory(row), row.seq);
       this.lastSeq = row.seq;
     }
   }
 
   private requireStored(scope: string, id: string, verb: string): number {
-    const slot = this.indexes.get(scope)?.slotOf(id);
+    const slot = this.slotOf(scope, id);
     if (slot === undefined) throw userError(`cannot ${verb} ${id}: no such memory in scope "${scope}"`);
     return slot;
   }
@@ -252,10 +260,8 @@ class SqliteMemoryStore implements MemoryStore {
     if (typeof m.text !== "string") throw userError("memory text must be a string");
     if (typeof m.scope !== "string" || m.scope === "") throw userError("memory scope is empty");
     requireFinite("createdAt", m.createdAt);
+    // A given id that is taken is refused by SQLite's (scope, id) index (see duplicateError).
     const id = m.id ?? this.defaultId(m.scope, batch);
-    if (this.isStored(m.scope, id) || batch.has(m.scope, id)) {
-      throw userError(`memory ${id} already exists in scope "${m.scope}"`);
-    }
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
     requireFinite("importance", importance);
     const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
@@ -322,7 +328,31 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   private isStored(scope: string, id: string): boolean {
-    return this.indexes.get(scope)?.slotOf(id) !== undefined;
+    return this.selectSeq.get(scope, id) !== undefined;
+  }
+
+  /** The slot of memory `id` in its scope's index, or undefined when the index has no such memory. */
+  private slotOf(scope: string, id: string): number | undefined {
+    const seq = this.selectSeq.get(scope, id) as number | undefined;
+    return seq === undefined ? undefined : this.rows.get(scope)?.slotOf(seq);
+  }
+
+  /**
+   * The error to give for a failed insert: when SQLite refused an id already taken, one naming
+   * the first memory of the batch whose id was stored before it or given earlier in it. Called
+   * within the write, so the rows stored before the batch are the ones up to `lastSeq`.
+   */
+  private duplicateError(batch: readonly Memory[], error: unknown): unknown {
+    if (!(error instanceof Database.SqliteError) || error.code !== "SQLITE_CONSTRAINT_UNIQUE") return error;
+    const given = new Batch();
+    for (const m of batch) {
+      const seq = this.selectSeq.get(m.scope, m.id) as number | undefined;
+      if (given.has(m.scope, m.id) || (seq !== undefined && seq <= this.lastSeq)) {
+        return userError(`memory ${m.id} already exists in scope "${m.scope}"`);
+      }
+      given.add(m.scope, m.id, null);
+    }
+    return error;
   }
 
   /** Inserts the batch's rows, numbered on from the last row (the write lock keeps them next). */
@@ -338,11 +368,12 @@ class SqliteMemoryStore implements MemoryStore {
     for (; at < rows.length; at++) this.insertOne.run(pushRow([], this.lastSeq + at + 1, rows[at]));
   }
 
-  private addToIndex(m: Memory): void {
+  private addToIndex(m: Memory, seq: number): void {
     let index = this.indexes.get(m.scope);
     if (index === undefined) {
       index = new ScopeIndex(m.scope);
       this.indexes.set(m.scope, index);
+      this.rows.set(m.scope, new SeqSlots());
       this.corrections.set(m.scope, new Map());
     }
     // Set with the scope's index, just above or earlier.
@@ -350,10 +381,11 @@ class SqliteMemoryStore implements MemoryStore {
     // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
     if (m.supersedes !== null) {
       corrections.set(m.supersedes, m.id);
-      const target = index.slotOf(m.supersedes);
+      const target = this.slotOf(m.scope, m.supersedes);
       if (target !== undefined) index.supersede(target);
     }
     index.add(m, !corrections.has(m.id));
+    this.rows.get(m.scope)!.push(seq);
   }
 }
 

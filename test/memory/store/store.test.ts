@@ -166,6 +166,28 @@ describe("rememberMany", () => {
     expect(store.size("ana")).toBe(3);
   });
 
+  it("names the first memory of a batch whose id was stored before it, not one the batch wrote first, and writes none of it", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "b", text: "stored before" });
+    const short = ["c", "a", "b"].map((id) => ({ ...fact, id, text: id }));
+    expect(userError(() => store.rememberMany(short)).message).toBe('memory b already exists in scope "ana"');
+    // Past one multi-row insert: the taken id sits in a later statement of the batch.
+    const long = Array.from({ length: 70 }, (_, i) => ({ ...fact, id: i === 50 ? "b" : `n${i}`, text: `n${i}` }));
+    expect(userError(() => store.rememberMany(long)).message).toBe('memory b already exists in scope "ana"');
+    expect(store.size("ana")).toBe(1);
+    expect(store.rememberMany(long.filter((m) => m.id !== "b")).map((m) => m.id)).toEqual(long.filter((m) => m.id !== "b").map((m) => m.id));
+  });
+
+  it("refuses an id taken in another scope only there: ids are unique within a scope", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, id: "x", text: "ana's" });
+    expect(store.remember({ ...fact, scope: "ben", id: "x", text: "ben's" }).id).toBe("x");
+    expect(userError(() => store.rememberMany([{ ...fact, scope: "ben", id: "y", text: "y" }, { ...fact, id: "x", text: "again" }])).message).toBe(
+      'memory x already exists in scope "ana"',
+    );
+    expect(store.size()).toBe(2);
+  });
+
   it("refuses one id given twice in a batch, after other ids, and writes none of it", () => {
     const store = memoryStore();
     const batch = ["x", "y", "x"].map((id) => ({ ...fact, id, text: id }));
