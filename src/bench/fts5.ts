@@ -1,11 +1,13 @@
 /**
  * SQLite FTS5 as the peer the index is measured against: the same rows in one FTS5 table (the
  * text indexed, every other column stored beside it unindexed, embeddings included), written in
- * one transaction per batch through a prepared multi-row insert as the store writes them, and
+ * one transaction per batch through a prepared multi-row insert as the store writes them (the
+ * same parameters gathered the same way, embeddings bound as their own bytes), and
  * queried for the five best by FTS5's own `bm25()` for an OR of the query's words.
  */
 import Database from "better-sqlite3";
 import { renderLine } from "../memory/escape.js";
+import { vectorToBlob } from "../memory/store/schema.js";
 import type { TokenCounter } from "../memory/tokenizer.js";
 import { DEFAULT_IMPORTANCE, type NewMemory } from "../memory/types.js";
 
@@ -49,11 +51,14 @@ export class Fts5Peer {
     this.insertMany = this.db.prepare(insert + new Array(ROWS_PER_INSERT).fill(row).join(", "));
     this.search = this.db.prepare("SELECT rowid FROM memories WHERE memories MATCH ? ORDER BY bm25(memories) LIMIT ?").pluck();
     this.insertAll = this.db.transaction((memories: readonly NewMemory[]) => {
+      const params: unknown[] = [];
       let at = 0;
       for (; at + ROWS_PER_INSERT <= memories.length; at += ROWS_PER_INSERT) {
-        this.insertMany.run(memories.slice(at, at + ROWS_PER_INSERT).flatMap((m) => this.row(m)));
+        for (let i = at; i < at + ROWS_PER_INSERT; i++) this.pushRow(params, memories[i]);
+        this.insertMany.run(params);
+        params.length = 0;
       }
-      for (; at < memories.length; at++) this.insertOne.run(this.row(memories[at]));
+      for (; at < memories.length; at++) this.insertOne.run(this.pushRow([], memories[at]));
     });
   }
 
@@ -72,9 +77,9 @@ export class Fts5Peer {
     this.db.close();
   }
 
-  private row(m: NewMemory): unknown[] {
-    const vector = m.embedding ? Float32Array.from(m.embedding.vector) : null;
-    return [
+  /** Appends the insert parameters of `m` to `params`, in COLUMNS order. */
+  private pushRow(params: unknown[], m: NewMemory): unknown[] {
+    params.push(
       m.text,
       m.id ?? null,
       m.scope,
@@ -87,8 +92,10 @@ export class Fts5Peer {
       m.supersedes ?? null,
       m.expiresAt ?? null,
       m.source ?? null,
-      vector === null ? null : Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+      // The same bytes as the store binds: a Float32Array's own, with no copy.
+      m.embedding ? vectorToBlob(m.embedding.vector) : null,
       m.embedding?.model ?? null,
-    ];
+    );
+    return params;
   }
 }

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { Fts5Peer } from "../../src/bench/fts5.js";
 import { cheapTokenCounter } from "../../src/bench/synthetic.js";
@@ -29,5 +30,26 @@ describe("FTS5 peer", () => {
     expect(peer.topK(['quo"te'], 5)).toEqual([]);
     expect(peer.topK([], 5)).toEqual([]);
     peer.close();
+  });
+
+  it("stores each row's columns, its embedding as the float32 bytes the store binds", () => {
+    const file = tempPath("fts5-rows.sqlite");
+    const peer = new Fts5Peer(file, cheapTokenCounter);
+    const given = Float32Array.of(0.5, -2, 3.25);
+    const rows = Array.from({ length: 33 }, (_, i) => memory(`r${i}`, `row ${i}`));
+    rows[32] = { ...rows[32], embedding: { model: "f32", vector: given } };
+    peer.insert(rows);
+    peer.close();
+    const db = new Database(file, { readonly: true });
+    const stored = db.prepare("SELECT id, embedding, embedding_model AS model FROM memories ORDER BY rowid").all() as {
+      id: string;
+      embedding: Buffer;
+      model: string;
+    }[];
+    db.close();
+    expect(stored.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect([...new Float32Array(new Uint8Array(stored[0].embedding).buffer)]).toEqual([1, 0, 0]);
+    expect(stored[32]).toMatchObject({ model: "f32" });
+    expect([...new Float32Array(new Uint8Array(stored[32].embedding).buffer)]).toEqual([0.5, -2, 3.25]);
   });
 });

@@ -81,8 +81,12 @@ export function rowToMemory(row: MemoryRow): Memory {
   };
 }
 
+/**
+ * The bytes SQLite stores for a vector, as float32: a view of a Float32Array's own bytes, with no
+ * copy (SQLite copies them when it binds), or any other array rounded into a new one.
+ */
 export function vectorToBlob(vector: ArrayLike<number>): Buffer {
-  const f32 = Float32Array.from(vector);
+  const f32 = vector instanceof Float32Array ? vector : Float32Array.from(vector);
   return Buffer.from(f32.buffer, f32.byteOffset, f32.byteLength);
 }
 

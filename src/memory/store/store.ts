@@ -18,7 +18,7 @@ import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
+import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION, vectorToBlob } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -414,8 +414,7 @@ function pushRow(params: unknown[], seq: number, m: Memory): unknown[] {
     m.supersedes,
     m.expiresAt,
     m.source,
-    // A view of the vector's own bytes: it is stored as written, with no copy.
-    embedding === null ? null : Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength),
+    embedding === null ? null : vectorToBlob(embedding),
     m.embeddingModel,
   );
   return params;
