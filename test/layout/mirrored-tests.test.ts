@@ -63,7 +63,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/harness/scenario/schema.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
   "src/harness/scenario/validate.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
   "src/memory/policy-schema.ts": covered("presets and preset files parse through it", "test/memory/presets.test.ts", "test/harness/policy/preset-file.test.ts"),
-  "src/memory/store/schema.ts": covered("the migrations build and check every version", "test/memory/store/migrations.test.ts"),
   "src/memory/types.ts": covered("types, KINDS and DEFAULT_IMPORTANCE, used by every memory test", "test/memory/store/store.test.ts"),
 
   // Parts of a tested unit.

@@ -78,9 +78,44 @@ export class ScopeIndex {
 
   constructor(readonly scope: string) {}
 
+  /** Adds one memory; see addMany. */
   add(memory: Memory, current: boolean): number {
-    if (this.size === this.capacity) this.grow(this.capacity * 2);
-    const slot = this.size++;
+    this.addMany([memory], [current]);
+    return this.size - 1;
+  }
+
+  /**
+   * Adds memories to the next slots, in order; `current[i]` says whether memories[i] is current
+   * (not superseded). Each part of the index is filled in its own pass over the batch, so each
+   * pass keeps its own structures in cache: the term postings above all, which a memory's words
+   * reach at scattered places.
+   */
+  addMany(memories: readonly Memory[], current: readonly boolean[]): void {
+    const first = this.size;
+    let capacity = this.capacity;
+    while (capacity < first + memories.length) capacity *= 2;
+    if (capacity > this.capacity) this.grow(capacity);
+    this.size += memories.length;
+    for (let i = 0; i < memories.length; i++) this.setColumns(first + i, memories[i], current[i]);
+    for (let i = 0; i < memories.length; i++) {
+      const slot = first + i;
+      const words = tokenizeWords(memories[i].text);
+      this.wordCount[slot] = words.length;
+      this.contentWordCount[slot] = this.postings.add(slot, words);
+    }
+    for (let i = 0; i < memories.length; i++) {
+      const memory = memories[i];
+      if (!current[i]) continue;
+      const slot = first + i;
+      this.countLive(slot, 1);
+      this.accessOrder.add(slot, this.kind[slot], importanceScore(memory.importance), memory.lastAccessedAt);
+    }
+    for (let i = 0; i < memories.length; i++) {
+      if (memories[i].embedding !== null) this.setEmbedding(first + i, memories[i]);
+    }
+  }
+
+  private setColumns(slot: number, memory: Memory, current: boolean): void {
     this.ids.push(memory.id);
     this.texts.push(memory.text);
     this.sources.push(memory.source);
@@ -97,19 +132,8 @@ export class ScopeIndex {
     // Stryker disable next-line EqualityOperator: an equal cost stores the same least cost
     if (memory.tokens < this.leastTokens[kind]) this.leastTokens[kind] = memory.tokens;
     this.slotById?.set(memory.id, slot);
-
-    const words = tokenizeWords(memory.text);
-    this.wordCount[slot] = words.length;
-    this.contentWordCount[slot] = this.postings.add(slot, words);
-
     // Stryker disable next-line ConditionalExpression: a slot that never expires is never subtracted, so listing it only costs time
     if (memory.expiresAt !== null) this.expiring.push(slot);
-    if (current) {
-      this.countLive(slot, 1);
-      this.accessOrder.add(slot, kind, importanceScore(memory.importance), memory.lastAccessedAt);
-    }
-    if (memory.embedding !== null) this.setEmbedding(slot, memory);
-    return slot;
   }
 
   supersede(slot: number): void {

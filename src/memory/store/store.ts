@@ -232,7 +232,8 @@ class SqliteMemoryStore implements MemoryStore {
   private write(memories: readonly NewMemory[], target: string | null): Memory[] {
     if (memories.length === 0) return [];
     const prepared = this.writeAll(memories, target);
-    for (const m of prepared) this.addToIndex(m, ++this.lastSeq);
+    this.addToIndexes(prepared, (i) => this.lastSeq + i + 1);
+    this.lastSeq += prepared.length;
     return prepared;
   }
 
@@ -241,11 +242,20 @@ class SqliteMemoryStore implements MemoryStore {
    * They are committed, so they stay added even if the write that looked for them fails.
    */
   private catchUp(): void {
-    const rows = this.selectSince.iterate(this.lastSeq) as IterableIterator<MemoryRow>;
-    for (const row of rows) {
-      this.addToIndex(rowToMemory(row), row.seq);
-      this.lastSeq = row.seq;
+    // In chunks: a large store streams in, rather than every row being held at once.
+    let chunk: MemoryRow[] = [];
+    for (const row of this.selectSince.iterate(this.lastSeq) as IterableIterator<MemoryRow>) {
+      chunk.push(row);
+      if (chunk.length === CATCH_UP_CHUNK) chunk = this.addRows(chunk);
     }
+    if (chunk.length > 0) this.addRows(chunk);
+  }
+
+  /** Adds committed rows to the indexes; returns a new empty chunk. */
+  private addRows(rows: readonly MemoryRow[]): MemoryRow[] {
+    this.addToIndexes(rows.map(rowToMemory), (i) => rows[i].seq);
+    this.lastSeq = rows[rows.length - 1].seq;
+    return [];
   }
 
   private requireStored(scope: string, id: string, verb: string): number {
@@ -368,24 +378,42 @@ class SqliteMemoryStore implements MemoryStore {
     for (; at < rows.length; at++) this.insertOne.run(pushRow([], this.lastSeq + at + 1, rows[at]));
   }
 
-  private addToIndex(m: Memory, seq: number): void {
-    let index = this.indexes.get(m.scope);
+  /**
+   * Adds committed memories, the i-th stored as row seqOf(i), to their scopes' indexes, a run of
+   * one scope at a time. Corrections are recorded first, so a memory corrected within the same
+   * batch enters as not current, as it would end up after entering current and being superseded.
+   */
+  private addToIndexes(memories: readonly Memory[], seqOf: (i: number) => number): void {
+    for (const m of memories) {
+      // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
+      if (m.supersedes !== null) this.scope(m.scope).corrections.set(m.supersedes, m.id);
+    }
+    for (let from = 0, to = 0; from < memories.length; from = to) {
+      const { index, rows, corrections } = this.scope(memories[from].scope);
+      while (to < memories.length && memories[to].scope === index.scope) to++;
+      const run = memories.slice(from, to);
+      index.addMany(run, run.map((m) => !corrections.has(m.id)));
+      for (let i = from; i < to; i++) rows.push(seqOf(i));
+    }
+    // Targets stored before: they stop being current now (the batch's own entered as not current).
+    for (const m of memories) {
+      if (m.supersedes === null) continue;
+      const target = this.slotOf(m.scope, m.supersedes);
+      if (target !== undefined) this.indexes.get(m.scope)!.supersede(target);
+    }
+  }
+
+  /** A scope's index and the maps beside it, made empty on first use. */
+  private scope(scope: string): { index: ScopeIndex; rows: SeqSlots; corrections: Map<string, string> } {
+    let index = this.indexes.get(scope);
     if (index === undefined) {
-      index = new ScopeIndex(m.scope);
-      this.indexes.set(m.scope, index);
-      this.rows.set(m.scope, new SeqSlots());
-      this.corrections.set(m.scope, new Map());
+      index = new ScopeIndex(scope);
+      this.indexes.set(scope, index);
+      this.rows.set(scope, new SeqSlots());
+      this.corrections.set(scope, new Map());
     }
     // Set with the scope's index, just above or earlier.
-    const corrections = this.corrections.get(m.scope)!;
-    // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
-    if (m.supersedes !== null) {
-      corrections.set(m.supersedes, m.id);
-      const target = this.slotOf(m.scope, m.supersedes);
-      if (target !== undefined) index.supersede(target);
-    }
-    index.add(m, !corrections.has(m.id));
-    this.rows.get(m.scope)!.push(seq);
+    return { index, rows: this.rows.get(scope)!, corrections: this.corrections.get(scope)! };
   }
 }
 
@@ -395,6 +423,8 @@ function alreadyCorrected(id: string, target: string, earlier: string): UserErro
 }
 
 const COLUMNS_PER_ROW = 15;
+/** Rows read at a time when the store opens or catches up with other processes. */
+export const CATCH_UP_CHUNK = 4096;
 const ROWS_PER_INSERT = 32;
 
 /** Appends the insert parameters of row `seq`, `m`, to `params`, in the insert statement's column order. */

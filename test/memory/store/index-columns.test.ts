@@ -92,4 +92,58 @@ describe("scope index", () => {
     const run = index.accessOrder.runsOf(1).find((r) => r.length > 0);
     expect(run && Array.from(run.slots.subarray(0, run.length))).toEqual([1]);
   });
+
+  it("adds a batch as it adds the batch's memories one by one: the same columns, postings, corpus and access order", () => {
+    const kinds = ["working", "semantic", "episodic", "procedural"] as const;
+    const batch = Array.from({ length: 40 }, (_, i) =>
+      memory({
+        kind: kinds[i % 4],
+        text: `${["tea", "Lisbon", "the tea"][i % 3]} word${i % 7} and more`,
+        lastAccessedAt: T0 + ((i * 7) % 11) * HOUR,
+        importance: 1 + (i % 10),
+        tokens: 3 + (i % 5),
+        expiresAt: i % 6 === 0 ? T0 + i * HOUR : null,
+        source: i % 2 === 0 ? `turn-${i}` : null,
+        embedding: i % 3 === 0 ? null : new Float32Array([i, 1, -i]),
+        embeddingModel: i % 3 === 0 ? null : `embedder-${i % 2}`,
+      }),
+    );
+    const current = batch.map((_, i) => i % 5 !== 0);
+    const together = new ScopeIndex("ana");
+    together.add(memory({ id: "first", text: "before the batch" }), true);
+    together.addMany(batch, current);
+    const oneByOne = new ScopeIndex("ana");
+    oneByOne.add(memory({ id: "first", text: "before the batch" }), true);
+    batch.forEach((m, i) => oneByOne.add(m, current[i]));
+    expect(contents(together)).toEqual(contents(oneByOne));
+    expect(together.size).toBe(41);
+  });
 });
+
+/** Everything an index holds that retrieval reads, as plain values. */
+function contents(index: ScopeIndex): unknown {
+  const upTo = <T extends { subarray(a: number, b: number): ArrayLike<number> }>(column: T) => Array.from(column.subarray(0, index.size));
+  const columns = [
+    index.createdAt, index.occurredAt, index.lastAccessedAt, index.importance, index.expiresAt, index.kind,
+    index.current, index.tokens, index.wordCount, index.contentWordCount, index.embeddingModel, index.embeddingNorm,
+  ].map(upTo);
+  const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
+  return {
+    ids: index.ids,
+    texts: index.texts,
+    sources: index.sources,
+    columns,
+    embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),
+    models: index.models,
+    kindSlots: index.kindSlots.map((k) => Array.from(k.slots.subarray(0, k.length))),
+    postings: words.map((w) => {
+      const p = index.postings.get(w);
+      return p && { stop: p.stop, slots: Array.from(p.slots.subarray(0, p.length)) };
+    }),
+    corpus: [T0, T0 + 20 * HOUR, T0 + 50 * HOUR].flatMap((now) => [index.corpusStats(now, false), index.corpusStats(now, true)]),
+    minTokens: [0, 1, 2, 3, null].map((k) => index.minTokens(k)),
+    accessOrder: [0, 1, 2, 3].map((k) =>
+      index.accessOrder.runsOf(k).map((r) => [Array.from(r.slots.subarray(0, r.length)), Array.from(r.keys.subarray(0, r.length))]),
+    ),
+  };
+}

@@ -4,7 +4,7 @@ import { isMainThread } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { openStore } from "../../../src/memory/store/store.js";
+import { CATCH_UP_CHUNK, type MemoryStore, openStore } from "../../../src/memory/store/store.js";
 import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
 import { userError } from "../../helpers/user-error.js";
@@ -225,6 +225,41 @@ describe("corrections and expiry", () => {
     store.remember({ ...fact, id: "fix", supersedes: "old", text: "new" });
     store.remember({ ...fact, id: "old", text: "old" });
     expect(store.current("ana", T0).map((m) => m.id)).toEqual(["fix"]);
+  });
+
+  it("a memory corrected within its own batch is not current, whether the correction comes after it or before", () => {
+    const store = memoryStore();
+    store.rememberMany([
+      { ...fact, id: "a", text: "Ana lives in Porto." },
+      { ...fact, id: "b", supersedes: "a", text: "Ana lives in Lisbon." },
+      { ...fact, id: "d", supersedes: "c", text: "Ana has a cat." },
+      { ...fact, id: "c", text: "Ana has a dog." },
+    ]);
+    expect(store.current("ana", T0).map((m) => m.id)).toEqual(["b", "d"]);
+    const index = store.index("ana")!;
+    expect([0, 1, 2, 3].map((slot) => index.isCurrent(slot, T0))).toEqual([false, true, true, false]);
+    expect(index.corpusStats(T0, false)).toEqual({ count: 2, words: 8 });
+  });
+
+  it("a store reopened reads its rows in chunks, and corrections across a chunk's edge hold either way round", () => {
+    const file = tempPath();
+    const store = openStore(file, { tokenizer });
+    const filler = Array.from({ length: CATCH_UP_CHUNK - 2 }, (_, i) => ({ ...fact, id: `f${i}`, text: `filler ${i}` }));
+    store.rememberMany([
+      { ...fact, id: "early", text: "corrected from the next chunk" },
+      { ...fact, id: "fix-late", supersedes: "late", text: "corrects a memory of the next chunk" },
+      ...filler,
+      { ...fact, id: "fix-early", supersedes: "early", text: "in the next chunk" },
+      { ...fact, id: "late", text: "in the next chunk, corrected from the first" },
+    ]);
+    const before = currentSlots(store);
+    store.close();
+    const again = openStore(file, { tokenizer });
+    expect(again.size("ana")).toBe(CATCH_UP_CHUNK + 2);
+    expect(currentSlots(again)).toEqual(before);
+    expect(before.includes(0) || before.includes(CATCH_UP_CHUNK + 1)).toBe(false);
+    expect(before).toHaveLength(CATCH_UP_CHUNK);
+    again.close();
   });
 
   it("refuses a second correction of one memory, naming both, and a correction of a memory not in the scope", () => {
@@ -458,3 +493,9 @@ describe("several writers on one file", () => {
     b.close();
   });
 });
+
+/** The slots of scope "ana" that its index holds as current at T0. */
+function currentSlots(store: MemoryStore): number[] {
+  const index = store.index("ana")!;
+  return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => index.isCurrent(slot, T0));
+}
