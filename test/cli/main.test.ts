@@ -360,7 +360,7 @@ const ROWS: Record<string, Row> = {
       db.close();
       return chat("--db", "newer.sqlite");
     },
-    says: () => "newer.sqlite: memory store has schema version 99, newer than the 4 this version of recollect understands; open it with a newer recollect",
+    says: () => "newer.sqlite: memory store has schema version 99, newer than the 5 this version of recollect understands; open it with a newer recollect",
   },
   "a policy preset file that does not exist": { run: () => chat("--policy", "absent.json"), says: () => "absent.json: file not found" },
   "a policy preset file that is not JSON": {

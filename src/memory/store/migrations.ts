@@ -10,6 +10,8 @@
  *   memory. A v3 file could hold two corrections of one memory (two processes each checked only
  *   their own view); the earlier keeps correcting it, and each later one becomes the correction
  *   of the one before, so the newest is what reads as current, as the latest write would be.
+ * - v5: drops the index on (scope, seq): it served only the listing of a scope's current
+ *   memories, and cost every insert a write.
  *
  * Steps copy rows with one INSERT … SELECT, so SQLite streams them; none is held in memory. Line
  * costs are counted by a function registered on the connection for the copy.
@@ -21,7 +23,7 @@ import type Database from "better-sqlite3";
 import { fileError, UserError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
-import { LEGACY_SCOPE, SCHEMA_V4, SCHEMA_VERSION } from "./schema.js";
+import { LEGACY_SCOPE, SCHEMA_V5, SCHEMA_VERSION } from "./schema.js";
 
 export const SCHEMA_V1 = `
 CREATE TABLE memories (
@@ -69,6 +71,29 @@ CREATE TABLE memories (
 );
 CREATE INDEX memories_scope ON memories (scope, seq);
 CREATE INDEX memories_supersedes ON memories (supersedes);
+`;
+
+export const SCHEMA_V4 = `
+CREATE TABLE memories (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('working', 'semantic', 'episodic', 'procedural')),
+  text TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  occurred_at REAL,
+  last_accessed_at REAL NOT NULL,
+  importance REAL NOT NULL,
+  tokens INTEGER NOT NULL CHECK (tokens >= 0),
+  supersedes TEXT,
+  expires_at REAL,
+  source TEXT,
+  embedding BLOB,
+  embedding_model TEXT,
+  UNIQUE (scope, id)
+);
+CREATE INDEX memories_scope ON memories (scope, seq);
+CREATE UNIQUE INDEX memories_correction ON memories (scope, supersedes) WHERE supersedes IS NOT NULL;
 `;
 
 /** The SQL function that prices a migrated row's line, as the store prices a new memory's. */
@@ -119,6 +144,9 @@ const MIGRATIONS: Readonly<Record<number, Migration>> = {
       DROP TABLE memories_v3;
     `);
   },
+  4: (db) => {
+    db.exec("DROP INDEX memories_scope;");
+  },
 };
 
 /**
@@ -145,7 +173,7 @@ function upgrade(db: Database.Database, file: string, counter: TokenCounter): vo
     if (tables.n > 0) {
       throw fileError(file, "is an SQLite file but not a recollect memory store (no schema version)");
     }
-    db.exec(SCHEMA_V4);
+    db.exec(SCHEMA_V5);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     return;
   }

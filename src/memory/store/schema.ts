@@ -1,10 +1,10 @@
 /**
- * The current (v4) schema and the mapping between its rows and `Memory`. Older schemas and the
+ * The current (v5) schema and the mapping between its rows and `Memory`. Older schemas and the
  * steps from them live in migrations.ts.
  */
 import { KINDS, type Kind, type Memory } from "../types.js";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Scope given to rows from v1/v2 files, which predate scopes. */
 export const LEGACY_SCOPE = "default";
@@ -16,8 +16,10 @@ const kindList = KINDS.map((k) => `'${k}'`).join(", ");
  * neither learns nor blocks another's ids. The unique index on (scope, supersedes) is what makes
  * "a memory is corrected at most once" hold whichever process writes: SQLite refuses a second
  * correction in the transaction that inserts it. (SQLite's unique indexes let NULLs repeat.)
+ * A scope's rows are found through the (scope, id) index; no index orders them by row, as only
+ * listing a scope's current memories reads them in that order, and every write would keep it.
  */
-export const SCHEMA_V4 = `
+export const SCHEMA_V5 = `
 CREATE TABLE memories (
   seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL,
@@ -36,7 +38,6 @@ CREATE TABLE memories (
   embedding_model TEXT,
   UNIQUE (scope, id)
 );
-CREATE INDEX memories_scope ON memories (scope, seq);
 CREATE UNIQUE INDEX memories_correction ON memories (scope, supersedes) WHERE supersedes IS NOT NULL;
 `;
 

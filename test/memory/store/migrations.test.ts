@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { migrate, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from "../../../src/memory/store/migrations.js";
+import { migrate, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "../../../src/memory/store/migrations.js";
 import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { vectorToBlob } from "../../../src/memory/store/schema.js";
@@ -63,6 +63,24 @@ function v3File(rows: V3Row[]): string {
   return file;
 }
 
+/** A v4 file as v4 stores left it (WAL): a correction, and two scopes. */
+function v4File(): string {
+  const file = tempPath();
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.exec(SCHEMA_V4);
+  const insert = db.prepare(
+    `INSERT INTO memories (seq, id, scope, kind, text, created_at, last_accessed_at, importance, tokens, supersedes)
+     VALUES (?, ?, ?, 'semantic', ?, ?, ?, 5, 3, ?)`,
+  );
+  insert.run(1, "a", "ana", "Ana lives in Porto", T0, T0, null);
+  insert.run(2, "a", "ben", "Ben likes tea", T0 + 1, T0 + 1, null);
+  insert.run(3, "fix", "ana", "Ana lives in Lisbon", T0 + 2, T0 + 2, "a");
+  db.pragma("user_version = 4");
+  db.close();
+  return file;
+}
+
 function snapshot(file: string): { main: Buffer; wal: number } {
   const wal = `${file}-wal`;
   return { main: readFileSync(file), wal: existsSync(wal) ? statSync(wal).size : 0 };
@@ -77,7 +95,7 @@ function schemaNames(file: string): string[] {
 }
 
 describe("migrations", () => {
-  it("takes a v1 file to v4, old rows becoming semantic memories with counted tokens", () => {
+  it("takes a v1 file to v5, old rows becoming semantic memories with counted tokens", () => {
     const file = v1File();
     const store = openStore(file, { tokenizer });
     const m0 = store.get(LEGACY_SCOPE, "m0");
@@ -99,11 +117,11 @@ describe("migrations", () => {
     expect(store.get(LEGACY_SCOPE, "m1")?.tokens).toBe(tokenizer.count(renderLine("chose <Groq>")));
     store.close();
     const db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(4);
+    expect(db.pragma("user_version", { simple: true })).toBe(5);
     db.close();
   });
 
-  it("takes a v2 file to v4, keeping provenance and corrections", () => {
+  it("takes a v2 file to v5, keeping provenance and corrections", () => {
     const file = v2File(["Ana lives in Porto", "Ana likes tea"]);
     const store = openStore(file, { tokenizer });
     expect(store.get(LEGACY_SCOPE, "m1")).toMatchObject({ kind: "semantic", source: "turn-1" });
@@ -115,7 +133,7 @@ describe("migrations", () => {
   it("leaves no table of an old version behind: a migrated file has the tables and indexes of a new store", () => {
     const fresh = tempPath();
     openStore(fresh, { tokenizer }).close();
-    const migrated = [v1File(), v2File(["Ana lives in Porto"]), v3File([{ id: "a" }])];
+    const migrated = [v1File(), v2File(["Ana lives in Porto"]), v3File([{ id: "a" }]), v4File()];
     for (const file of migrated) openStore(file, { tokenizer }).close();
     expect(migrated.map(schemaNames)).toEqual(migrated.map(() => schemaNames(fresh)));
   });
@@ -174,7 +192,7 @@ describe("migrations", () => {
       error = e;
     }
     expect(isUserError(error)).toBe(true);
-    expect((error as Error).message).toMatch(/from schema version 2 to 4 failed .*tokenizer exploded/);
+    expect((error as Error).message).toMatch(/from schema version 2 to 5 failed .*tokenizer exploded/);
     expect((error as Error).message).toContain(file);
     const after = snapshot(file);
     expect(after.main.equals(before.main)).toBe(true);
@@ -193,7 +211,7 @@ describe("migrations", () => {
         throw new Error("no");
       },
     };
-    expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 4 failed/);
+    expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 5 failed/);
     expect(snapshot(file).main.equals(before.main)).toBe(true);
     const db = new Database(file);
     expect(db.pragma("user_version", { simple: true })).toBe(1);
@@ -209,12 +227,12 @@ describe("migrations", () => {
     const before = snapshot(file);
     const error = userError(() => openStore(file, { tokenizer }));
     expect(error.message).toBe(
-      `${file}: memory store has schema version 99, newer than the 4 this version of recollect understands; open it with a newer recollect`,
+      `${file}: memory store has schema version 99, newer than the 5 this version of recollect understands; open it with a newer recollect`,
     );
     expect(snapshot(file)).toEqual(before);
   });
 
-  it("takes a v3 file to v4, keeping every row, its number and its fields", () => {
+  it("takes a v3 file to v5, keeping every row, its number and its fields", () => {
     const file = v3File([{ id: "a" }, { id: "b", scope: "ben" }, { id: "fix", supersedes: "a" }]);
     const store = openStore(file, { tokenizer });
     expect(store.get("ana", "fix")).toMatchObject({ supersedes: "a", text: "text of fix", tokens: 3, createdAt: T0 + 2 });
@@ -226,6 +244,25 @@ describe("migrations", () => {
       { seq: 1, id: "a" },
       { seq: 2, id: "b" },
       { seq: 3, id: "fix" },
+    ]);
+    db.close();
+  });
+
+  it("takes a v4 file to v5, dropping only the index of rows by scope", () => {
+    const file = v4File();
+    expect(schemaNames(file)).toContain("memories_scope");
+    const store = openStore(file, { tokenizer });
+    expect(store.current("ana", T0).map((m) => m.text)).toEqual(["Ana lives in Lisbon"]);
+    expect(store.current("ben", T0).map((m) => m.text)).toEqual(["Ben likes tea"]);
+    expect(store.index("ana")?.isCurrent(0, T0)).toBe(false);
+    store.close();
+    expect(schemaNames(file)).not.toContain("memories_scope");
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(5);
+    expect(db.prepare("SELECT seq, scope, id FROM memories ORDER BY seq").all()).toEqual([
+      { seq: 1, scope: "ana", id: "a" },
+      { seq: 2, scope: "ben", id: "a" },
+      { seq: 3, scope: "ana", id: "fix" },
     ]);
     db.close();
   });
@@ -258,7 +295,7 @@ describe("migrations", () => {
     ]);
     const before = snapshot(file);
     const error = userError(() => openStore(file, { tokenizer }));
-    expect(error.message).toMatch(/from schema version 3 to 4 failed .*UNIQUE constraint failed.*the file was left unchanged$/);
+    expect(error.message).toMatch(/from schema version 3 to 5 failed .*UNIQUE constraint failed.*the file was left unchanged$/);
     expect(error.message).toContain(file);
     const after = snapshot(file);
     expect(after.main.equals(before.main)).toBe(true);

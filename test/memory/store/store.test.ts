@@ -367,7 +367,7 @@ describe("files", () => {
     store.close();
     const db = new Database(file);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("user_version", { simple: true })).toBe(4);
+    expect(db.pragma("user_version", { simple: true })).toBe(5);
     db.close();
     const again = openStore(file, { tokenizer });
     expect(again.current("ana", T0).map((m) => m.id)).toEqual(["b"]);
