@@ -318,10 +318,12 @@ class SqliteMemoryStore implements MemoryStore {
     }
     // Checked as stored: a value too large for float32 would be stored as Infinity.
     const vector = given instanceof Float32Array ? given : Float32Array.from(given);
-    for (let i = 0; i < vector.length; i++) {
-      if (!Number.isFinite(vector[i])) {
-        throw userError(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
-      }
+    // x * 0 is 0 for a finite x and NaN for ±Infinity or NaN, so one test after the loop finds any.
+    let probe = 0;
+    for (let i = 0; i < vector.length; i++) probe += vector[i] * 0;
+    if (probe !== 0) {
+      const i = vector.findIndex((x) => !Number.isFinite(x));
+      throw userError(`memory ${id}: embedding value ${i} is ${String(given[i])}, not a finite float32 number`);
     }
     batch.dims.set(scope, dim);
     return vector;
@@ -452,18 +454,26 @@ function pushRow(params: unknown[], seq: number, m: Memory): unknown[] {
 
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
-  /** Memories claimed, over all scopes. */
-  size = 0;
   readonly dims = new Map<string, number>();
-  /** Per scope, the ids claimed and, for corrections, target → corrector. */
+  /**
+   * The ids claimed, in order, beside their scopes. They go into per-scope sets only once has()
+   * is asked (for a default id): a batch whose ids are all given never needs them.
+   */
+  private readonly claimedScopes: string[] = [];
+  private readonly claimedIds: string[] = [];
   private readonly ids = new Map<string, Set<string>>();
+  private indexed = 0;
+  /** Per scope, for corrections, target → corrector. */
   private readonly corrections = new Map<string, Map<string, string>>();
 
+  /** Memories claimed, over all scopes. */
+  get size(): number {
+    return this.claimedIds.length;
+  }
+
   add(scope: string, id: string, supersedes: string | null): void {
-    let ids = this.ids.get(scope);
-    if (ids === undefined) this.ids.set(scope, (ids = new Set()));
-    ids.add(id);
-    this.size++;
+    this.claimedScopes.push(scope);
+    this.claimedIds.push(id);
     // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key correctorOf is never asked for
     if (supersedes === null) return;
     let corrections = this.corrections.get(scope);
@@ -472,6 +482,12 @@ class Batch {
   }
 
   has(scope: string, id: string): boolean {
+    for (; this.indexed < this.claimedIds.length; this.indexed++) {
+      const claimedScope = this.claimedScopes[this.indexed];
+      let ids = this.ids.get(claimedScope);
+      if (ids === undefined) this.ids.set(claimedScope, (ids = new Set()));
+      ids.add(this.claimedIds[this.indexed]);
+    }
     return this.ids.get(scope)?.has(id) ?? false;
   }
 

@@ -73,6 +73,12 @@ describe("remember", () => {
     store.remember({ ...fact, id: "ana#2", text: "stored with an explicit id" });
     expect(store.remember({ ...fact, text: "no id given" }).id).toBe("ana#3");
     expect(store.rememberMany([{ ...fact, text: "a" }, { ...fact, text: "b" }]).map((m) => m.id)).toEqual(["ana#4", "ana#5"]);
+    // Earlier in the batch: an id of another scope blocks nothing, one of this scope is skipped.
+    expect(store.rememberMany([{ ...fact, scope: "ben", id: "ana#6", text: "c" }, { ...fact, text: "d" }]).map((m) => m.id)).toEqual([
+      "ana#6",
+      "ana#6",
+    ]);
+    expect(store.rememberMany([{ ...fact, id: "ana#7", text: "e" }, { ...fact, text: "f" }]).map((m) => m.id)).toEqual(["ana#7", "ana#8"]);
   });
 
   it("refuses an embedding whose size differs from the scope's", () => {
