@@ -86,9 +86,8 @@ export class ScopeIndex {
 
   /**
    * Adds memories to the next slots, in order; `current[i]` says whether memories[i] is current
-   * (not superseded). Each part of the index is filled in its own pass over the batch, so each
-   * pass keeps its own structures in cache: the term postings above all, which a memory's words
-   * reach at scattered places.
+   * (not superseded). Each part of the index is filled in its own pass over the batch rather than
+   * memory by memory, so that each pass finds its own structures still in cache.
    */
   addMany(memories: readonly Memory[], current: readonly boolean[]): void {
     const first = this.size;

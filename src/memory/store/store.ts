@@ -388,10 +388,10 @@ class SqliteMemoryStore implements MemoryStore {
   private addToIndexes(memories: readonly Memory[], seqOf: (i: number) => number): void {
     for (const m of memories) {
       // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
-      if (m.supersedes !== null) this.scope(m.scope).corrections.set(m.supersedes, m.id);
+      if (m.supersedes !== null) this.scopeState(m.scope).corrections.set(m.supersedes, m.id);
     }
     for (let from = 0, to = 0; from < memories.length; from = to) {
-      const { index, rows, corrections } = this.scope(memories[from].scope);
+      const { index, rows, corrections } = this.scopeState(memories[from].scope);
       while (to < memories.length && memories[to].scope === index.scope) to++;
       const run = memories.slice(from, to);
       index.addMany(run, run.map((m) => !corrections.has(m.id)));
@@ -406,7 +406,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   /** A scope's index and the maps beside it, made empty on first use. */
-  private scope(scope: string): { index: ScopeIndex; rows: SeqSlots; corrections: Map<string, string> } {
+  private scopeState(scope: string): { index: ScopeIndex; rows: SeqSlots; corrections: Map<string, string> } {
     let index = this.indexes.get(scope);
     if (index === undefined) {
       index = new ScopeIndex(scope);
