@@ -79,9 +79,8 @@ export class ScopeIndex {
   constructor(readonly scope: string) {}
 
   /** Adds one memory; see addMany. */
-  add(memory: Memory, current: boolean): number {
+  add(memory: Memory, current: boolean): void {
     this.addMany([memory], [current]);
-    return this.size - 1;
   }
 
   /**
@@ -92,7 +91,9 @@ export class ScopeIndex {
   addMany(memories: readonly Memory[], current: readonly boolean[]): void {
     const first = this.size;
     let capacity = this.capacity;
+    // Stryker disable next-line EqualityOperator: one doubling more when the batch fills the columns exactly only reserves room
     while (capacity < first + memories.length) capacity *= 2;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: growing to the same capacity copies the columns as they are
     if (capacity > this.capacity) this.grow(capacity);
     this.size += memories.length;
     for (let i = 0; i < memories.length; i++) this.setColumns(first + i, memories[i], current[i]);
@@ -102,6 +103,7 @@ export class ScopeIndex {
       this.wordCount[slot] = words.length;
       this.contentWordCount[slot] = this.postings.add(slot, words);
     }
+    // Stryker disable next-line EqualityOperator: a turn past the end finds current[i] undefined and skips it
     for (let i = 0; i < memories.length; i++) {
       const memory = memories[i];
       if (!current[i]) continue;

@@ -351,6 +351,21 @@ describe("scopes", () => {
     expect(store.size()).toBe(4);
   });
 
+  it("take a batch that mixes them, each memory into its own scope's index, in order", () => {
+    const store = memoryStore();
+    store.rememberMany([
+      { ...fact, id: "a1", text: "Ana one" },
+      { ...fact, id: "a2", text: "Ana two" },
+      { ...fact, scope: "ben", id: "b1", text: "Ben one" },
+      { ...fact, id: "a3", text: "Ana three" },
+      { ...fact, scope: "ben", id: "b2", supersedes: "b1", text: "Ben two" },
+    ]);
+    expect(store.index("ana")?.ids).toEqual(["a1", "a2", "a3"]);
+    expect(store.index("ben")?.ids).toEqual(["b1", "b2"]);
+    expect([0, 1].map((slot) => store.index("ben")?.isCurrent(slot, T0))).toEqual([false, true]);
+    expect(store.size()).toBe(5);
+  });
+
   it("keep users apart", () => {
     const store = memoryStore();
     store.remember({ ...fact, text: "Ana likes tea." });
