@@ -119,12 +119,17 @@ function openError(file: string, error: unknown): unknown {
   return fileError(file, `cannot be used as a memory store (${error.message})`);
 }
 
+interface ScopeState {
+  index: ScopeIndex;
+  /** The row of each slot: with SQLite's (scope, id) index, it finds a memory's slot. */
+  rows: SeqSlots;
+  /** Target id → id of the memory that corrects it (the target may not be stored yet). */
+  corrections: Map<string, string>;
+}
+
 class SqliteMemoryStore implements MemoryStore {
-  private readonly indexes = new Map<string, ScopeIndex>();
-  /** Per scope, the row of each slot: with SQLite's (scope, id) index, it finds a memory's slot. */
-  private readonly rows = new Map<string, SeqSlots>();
-  /** Per scope, target id → id of the memory that corrects it (the target may not be stored yet). */
-  private readonly corrections = new Map<string, Map<string, string>>();
+  /** Each scope's index and what the store keeps beside it. */
+  private readonly scopeStates = new Map<string, ScopeState>();
   /** The last row this process has in its indexes; rows past it were written by others. */
   private lastSeq = 0;
 
@@ -205,23 +210,23 @@ class SqliteMemoryStore implements MemoryStore {
     if (slots.length === 0) return;
     this.touchAll(scope, ids, now);
     // requireStored found every id in this index.
-    const index = this.indexes.get(scope)!;
+    const { index } = this.scopeStates.get(scope)!;
     for (const slot of slots) index.touch(slot, now);
   }
 
   size(scope?: string): number {
-    if (scope !== undefined) return this.indexes.get(scope)?.size ?? 0;
+    if (scope !== undefined) return this.index(scope)?.size ?? 0;
     let total = 0;
-    for (const index of this.indexes.values()) total += index.size;
+    for (const { index } of this.scopeStates.values()) total += index.size;
     return total;
   }
 
   scopes(): string[] {
-    return [...this.indexes.keys()];
+    return [...this.scopeStates.keys()];
   }
 
   index(scope: string): ScopeIndex | undefined {
-    return this.indexes.get(scope);
+    return this.scopeStates.get(scope)?.index;
   }
 
   close(): void {
@@ -303,7 +308,7 @@ class SqliteMemoryStore implements MemoryStore {
 
   private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
     if (target === id) throw userError(`memory ${id} cannot correct itself`);
-    const earlier = this.corrections.get(scope)?.get(target) ?? batch.correctorOf(scope, target);
+    const earlier = this.scopeStates.get(scope)?.corrections.get(target) ?? batch.correctorOf(scope, target);
     if (earlier !== undefined) throw alreadyCorrected(id, target, earlier);
   }
 
@@ -313,7 +318,7 @@ class SqliteMemoryStore implements MemoryStore {
    * copies them into its column after the commit. Any other array is rounded into a new one.
    */
   private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
-    const dim = this.indexes.get(scope)?.dim || batch.dims.get(scope) || given.length;
+    const dim = this.index(scope)?.dim || batch.dims.get(scope) || given.length;
     if (given.length === 0 || given.length !== dim) {
       throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
@@ -336,19 +341,24 @@ class SqliteMemoryStore implements MemoryStore {
    * given under the write lock after the catch-up, so it is free in the file, not only here.
    */
   private defaultId(scope: string, batch: Batch): string {
-    let n = (this.indexes.get(scope)?.size ?? 0) + batch.size + 1;
+    let n = (this.index(scope)?.size ?? 0) + batch.size + 1;
     while (this.isStored(scope, `${scope}#${n}`) || batch.has(scope, `${scope}#${n}`)) n++;
     return `${scope}#${n}`;
   }
 
   private isStored(scope: string, id: string): boolean {
-    return this.selectSeq.get(scope, id) !== undefined;
+    return this.storedSeq(scope, id) !== undefined;
+  }
+
+  /** The row of memory `id` in the file, or undefined when no row of the scope has that id. */
+  private storedSeq(scope: string, id: string): number | undefined {
+    return this.selectSeq.get(scope, id) as number | undefined;
   }
 
   /** The slot of memory `id` in its scope's index, or undefined when the index has no such memory. */
   private slotOf(scope: string, id: string): number | undefined {
-    const seq = this.selectSeq.get(scope, id) as number | undefined;
-    return seq === undefined ? undefined : this.rows.get(scope)?.slotOf(seq);
+    const seq = this.storedSeq(scope, id);
+    return seq === undefined ? undefined : this.scopeStates.get(scope)?.rows.slotOf(seq);
   }
 
   /**
@@ -360,7 +370,7 @@ class SqliteMemoryStore implements MemoryStore {
     if (!(error instanceof Database.SqliteError) || error.code !== "SQLITE_CONSTRAINT_UNIQUE") return error;
     const given = new Batch();
     for (const m of batch) {
-      const seq = this.selectSeq.get(m.scope, m.id) as number | undefined;
+      const seq = this.storedSeq(m.scope, m.id);
       if (given.has(m.scope, m.id) || (seq !== undefined && seq <= this.lastSeq)) {
         return userError(`memory ${m.id} already exists in scope "${m.scope}"`);
       }
@@ -404,21 +414,18 @@ class SqliteMemoryStore implements MemoryStore {
       // Stryker disable next-line ConditionalExpression: no memory's id is null, so a null target finds no slot
       if (m.supersedes === null) continue;
       const target = this.slotOf(m.scope, m.supersedes);
-      if (target !== undefined) this.indexes.get(m.scope)!.supersede(target);
+      if (target !== undefined) this.scopeState(m.scope).index.supersede(target);
     }
   }
 
   /** A scope's index and the maps beside it, made empty on first use. */
-  private scopeState(scope: string): { index: ScopeIndex; rows: SeqSlots; corrections: Map<string, string> } {
-    let index = this.indexes.get(scope);
-    if (index === undefined) {
-      index = new ScopeIndex(scope);
-      this.indexes.set(scope, index);
-      this.rows.set(scope, new SeqSlots());
-      this.corrections.set(scope, new Map());
+  private scopeState(scope: string): ScopeState {
+    let state = this.scopeStates.get(scope);
+    if (state === undefined) {
+      state = { index: new ScopeIndex(scope), rows: new SeqSlots(), corrections: new Map() };
+      this.scopeStates.set(scope, state);
     }
-    // Set with the scope's index, just above or earlier.
-    return { index, rows: this.rows.get(scope)!, corrections: this.corrections.get(scope)! };
+    return state;
   }
 }
 
