@@ -3,7 +3,7 @@
  * Float32Array that the dot products read. A plain JS sum is the floor for a JS loop; a SIMD sum
  * (four f32x4 accumulators) approaches the memory-bandwidth floor that no exact kernel can beat.
  */
-import { F64, I32, name, section, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../memory/vector/wasm-encoding.js";
+import { F64, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../memory/vector/wasm-encoding.js";
 
 export function plainSum(values: Float32Array): number {
   let sum = 0;
@@ -36,7 +36,7 @@ function sumModuleBytes(): Uint8Array<ArrayBuffer> {
   return new Uint8Array([
     ...WASM_HEADER,
     ...section(1, vec([[0x60, ...vec([[I32], [I32]]), ...vec([[F64]])]])),
-    ...section(2, vec([[...name("env"), ...name("memory"), 0x02, 0x00, 0x00]])),
+    ...section(2, vec([sharedMemoryImport()])),
     ...section(3, vec([[0x00]])),
     ...section(7, vec([[...name("sum"), 0x00, 0x00]])),
     ...section(10, vec([[...uleb(fn.length), ...fn]])),

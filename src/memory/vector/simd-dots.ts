@@ -11,7 +11,7 @@
  * aligned), and `count` float64 results (each a float32 value, widened) written at `out`.
  */
 
-import { F32, I32, name, section, simd, sleb, uleb, V128, vec, WASM_HEADER } from "./wasm-encoding.js";
+import { F32, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "./wasm-encoding.js";
 
 // Locals: the five parameters, then scratch.
 const [VECTORS, DIM, COUNT, QUERY, OUT] = [0, 1, 2, 3, 4];
@@ -99,7 +99,7 @@ export function simdDotsModuleBytes(): Uint8Array<ArrayBuffer> {
   const bytes = [
     ...WASM_HEADER,
     ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00]])),
-    ...section(2, vec([[...name("env"), ...name("memory"), 0x02, 0x00, 0x00]])),
+    ...section(2, vec([sharedMemoryImport()])),
     ...section(3, vec([[0x00]])),
     ...section(7, vec([[...name("dots"), 0x00, 0x00]])),
     ...section(10, vec([body()])),

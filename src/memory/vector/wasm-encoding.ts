@@ -43,3 +43,18 @@ export const section = (id: number, body: number[]) => [id, ...uleb(body.length)
 export const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
 /** A SIMD instruction: the 0xfd prefix, its opcode, then its immediates. */
 export const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
+
+/** The most pages (64 KiB each) a 32-bit WebAssembly memory can hold: 4 GiB. */
+export const MAX_PAGES = 65_536;
+
+/**
+ * A memory the kernels can import: shared, so that another thread can fault its pages in ahead of
+ * the writes that fill them (see prefault.ts). Shared memories need a maximum, and do not move
+ * when they grow.
+ */
+export function sharedMemory(initialPages: number): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: initialPages, maximum: MAX_PAGES, shared: true });
+}
+
+/** The import entry of `env.memory` as a shared memory of up to MAX_PAGES, as sharedMemory makes. */
+export const sharedMemoryImport = (): number[] => [...name("env"), ...name("memory"), 0x02, 0x03, ...uleb(0), ...uleb(MAX_PAGES)];
