@@ -7,6 +7,7 @@ import { renderLine } from "../escape.js";
 import { importanceScore } from "../scoring.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
 import { tokenizeWords } from "../words.js";
+import type { Prefaulter } from "../vector/prefault.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
 import { Postings } from "./postings.js";
@@ -76,7 +77,11 @@ export class ScopeIndex {
   // Stryker disable next-line ArrayDeclaration: an entry that is no slot is never current, so it changes no count
   private readonly expiring: number[] = [];
 
-  constructor(readonly scope: string) {}
+  constructor(
+    readonly scope: string,
+    /** Faults in the embedding column's next pages ahead of their writes (see prefault.ts). */
+    private readonly prefaulter?: Prefaulter,
+  ) {}
 
   /** Adds one memory; see addMany. */
   add(memory: Memory, current: boolean): void {
@@ -114,6 +119,8 @@ export class ScopeIndex {
     for (let i = 0; i < memories.length; i++) {
       if (memories[i].embedding !== null) this.setEmbedding(first + i, memories[i]);
     }
+    // Batches tend to come in one size: the next is likely as large as this one.
+    this.vectors?.expectWrites(this.size, this.size + memories.length);
   }
 
   private setColumns(slot: number, memory: Memory, current: boolean): void {
@@ -226,7 +233,7 @@ export class ScopeIndex {
   private setEmbedding(slot: number, memory: Memory): void {
     const vector = memory.embedding as Float32Array;
     if (this.vectors === null) {
-      this.vectors = new VectorColumn(vector.length, this.capacity);
+      this.vectors = new VectorColumn(vector.length, this.capacity, { prefaulter: this.prefaulter });
     } else if (vector.length !== this.vectors.dim) {
       throw new Error(
         `memory ${memory.id}: embedding has ${vector.length} dimensions but scope ` +

@@ -15,6 +15,7 @@ import { fileError, UserError, userError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
+import { Prefaulter } from "../vector/prefault.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { migrate } from "./migrations.js";
@@ -130,6 +131,8 @@ interface ScopeState {
 class SqliteMemoryStore implements MemoryStore {
   /** Each scope's index and what the store keeps beside it. */
   private readonly scopeStates = new Map<string, ScopeState>();
+  /** Shared by the scopes' embedding columns; its helper thread stops when the store closes. */
+  private readonly prefaulter = new Prefaulter();
   /** The last row this process has in its indexes; rows past it were written by others. */
   private lastSeq = 0;
 
@@ -230,6 +233,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   close(): void {
+    void this.prefaulter.close();
     this.db.close();
   }
 
@@ -422,7 +426,7 @@ class SqliteMemoryStore implements MemoryStore {
   private scopeState(scope: string): ScopeState {
     let state = this.scopeStates.get(scope);
     if (state === undefined) {
-      state = { index: new ScopeIndex(scope), rows: new SeqSlots(), corrections: new Map() };
+      state = { index: new ScopeIndex(scope, this.prefaulter), rows: new SeqSlots(), corrections: new Map() };
       this.scopeStates.set(scope, state);
     }
     return state;

@@ -6,13 +6,21 @@
  * paths compute `dotLanes`, so which one runs never changes a result.
  */
 import { dotLanes } from "./lanes.js";
+import type { Prefaulter } from "./prefault.js";
 import { type DotsKernel, instantiateDots } from "./simd-dots.js";
+import { MAX_PAGES, sharedMemory } from "./wasm-encoding.js";
 
 /** Below this many floats the JS loop is fast enough and a wasm memory is not worth its setup. */
 export const SIMD_MIN_FLOATS = 1 << 18;
 
 const PAGE = 65_536;
-const MAX_PAGES = 65_536;
+
+export interface VectorColumnOptions {
+  /** Lets tests force either path; the default chooses by size. */
+  simd?: "auto" | "never" | "always";
+  /** Faults in the pages of the slots expected next (see expectWrites); none when absent. */
+  prefaulter?: Prefaulter;
+}
 
 interface WasmBacking {
   memory: WebAssembly.Memory;
@@ -28,14 +36,17 @@ export class VectorColumn {
   private wasm: WasmBacking | null = null;
   private float64View: Float64Array | null = null;
   private capacity: number;
+  private readonly simd: "auto" | "never" | "always";
+  private readonly prefaulter: Prefaulter | null;
 
   constructor(
     readonly dim: number,
     capacity: number,
-    /** Lets tests force either path; the default chooses by size. */
-    private readonly simd: "auto" | "never" | "always" = "auto",
+    options: VectorColumnOptions = {},
   ) {
     this.capacity = capacity;
+    this.simd = options.simd ?? "auto";
+    this.prefaulter = options.prefaulter ?? null;
     this.data = new Float32Array(capacity * dim);
     if (this.wantsSimd(capacity)) this.moveToWasm(capacity);
   }
@@ -52,6 +63,17 @@ export class VectorColumn {
 
   set(slot: number, vector: ArrayLike<number>): void {
     this.data.set(vector, slot * this.dim);
+  }
+
+  /**
+   * Says that slots [from, to) are likely to be written next, so that their pages can be faulted
+   * in before then, within the capacity. Only a wasm column is worth it: a JS one is small.
+   */
+  expectWrites(from: number, to: number): void {
+    if (this.wasm === null || this.prefaulter === null) return;
+    const bytes = this.dim * 4;
+    const end = Math.min(to, this.capacity);
+    this.prefaulter.touch(this.wasm.memory, this.wasm.vectorsAt + from * bytes, this.wasm.vectorsAt + end * bytes);
   }
 
   /** Grows to `capacity` slots, keeping every vector. */
@@ -121,7 +143,7 @@ export class VectorColumn {
   private moveToWasm(capacity: number): void {
     const queryAt = 0;
     const vectorsAt = vectorsOffset(this.dim);
-    const memory = new WebAssembly.Memory({ initial: 1 });
+    const memory = sharedMemory(1);
     const dots = instantiateDots(memory);
     if (dots === null) return; // no SIMD here: stay on the JS path
     this.wasm = { memory, dots, queryAt, vectorsAt };

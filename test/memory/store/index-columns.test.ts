@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ScopeIndex } from "../../../src/memory/store/index-columns.js";
 import type { Memory } from "../../../src/memory/types.js";
+import { Prefaulter } from "../../../src/memory/vector/prefault.js";
+import { SIMD_MIN_FLOATS, type VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { HOUR, T0 } from "../helpers.js";
 
 let next = 0;
@@ -117,6 +119,38 @@ describe("scope index", () => {
     batch.forEach((m, i) => oneByOne.add(m, current[i]));
     expect(contents(together)).toEqual(contents(oneByOne));
     expect(together.size).toBe(41);
+  });
+});
+
+describe("scope index and its prefaulter", () => {
+  /** Records the ranges it is asked to touch, and touches none. */
+  class RecordingPrefaulter extends Prefaulter {
+    readonly ranges: [number, number][] = [];
+    override touch(_memory: WebAssembly.Memory, from: number, to: number): void {
+      this.ranges.push([from, to]);
+    }
+  }
+
+  it("after each batch, asks for the embedding pages of as many slots again, within the capacity", () => {
+    const prefaulter = new RecordingPrefaulter();
+    const index = new ScopeIndex("ana", prefaulter);
+    // 16 slots of this dimension fill SIMD_MIN_FLOATS, so the column starts in wasm memory.
+    const dim = SIMD_MIN_FLOATS / 16;
+    const batch = (n: number) => Array.from({ length: n }, () => memory({ embedding: new Float32Array(dim).fill(1), embeddingModel: "e" }));
+    index.addMany(batch(3), [true, true, true]);
+    index.addMany(batch(10), new Array(10).fill(true));
+    expect(index.vectors?.usesSimd).toBe(true);
+    const at = (slot: number) => (index.vectors as VectorColumn).data.byteOffset + slot * dim * 4;
+    expect(prefaulter.ranges).toEqual([
+      [at(3), at(6)],
+      [at(13), at(16)],
+    ]);
+  });
+
+  it("asks for nothing while no memory has an embedding", () => {
+    const prefaulter = new RecordingPrefaulter();
+    new ScopeIndex("ana", prefaulter).addMany([memory(), memory()], [true, true]);
+    expect(prefaulter.ranges).toEqual([]);
   });
 });
 

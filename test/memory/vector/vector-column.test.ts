@@ -3,6 +3,8 @@ import { relevanceScore } from "../../../src/memory/scoring.js";
 import { dotLanes } from "../../../src/memory/vector/lanes.js";
 import { type DotsKernel, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
+import { Prefaulter } from "../../../src/memory/vector/prefault.js";
+import { sharedMemory } from "../../../src/memory/vector/wasm-encoding.js";
 
 function randomVectors(count: number, dim: number, seed: number): number[][] {
   let a = seed;
@@ -48,7 +50,7 @@ describe("the SIMD kernel", () => {
 
   // Built here rather than through a column, whose kernel is compiled once and cached.
   it("computes dotLanes for each vector at 4-byte strides, for every dim 1…40", () => {
-    const memory = new WebAssembly.Memory({ initial: 1 });
+    const memory = sharedMemory(1);
     const module = new WebAssembly.Module(simdDotsModuleBytes());
     const dots = new WebAssembly.Instance(module, { env: { memory } }).exports.dots as DotsKernel;
     const count = 3;
@@ -66,9 +68,9 @@ describe("the SIMD kernel", () => {
   });
 
   it("is compiled once, however many columns use it", () => {
-    expect(new VectorColumn(8, 1, "always").usesSimd).toBe(true);
+    expect(new VectorColumn(8, 1, { simd: "always" }).usesSimd).toBe(true);
     const validate = vi.spyOn(WebAssembly, "validate");
-    const columns = [new VectorColumn(8, 1, "always"), new VectorColumn(3, 2, "always")];
+    const columns = [new VectorColumn(8, 1, { simd: "always" }), new VectorColumn(3, 2, { simd: "always" })];
     expect(columns.map((column) => column.usesSimd)).toEqual([true, true]);
     expect(validate).not.toHaveBeenCalled();
   });
@@ -90,8 +92,8 @@ describe("the SIMD kernel", () => {
   it("is not there where WebAssembly lacks SIMD, and a column then stays on the JS path", async () => {
     const fresh = await freshModules();
     vi.spyOn(WebAssembly, "validate").mockReturnValue(false);
-    expect(fresh.instantiateDots(new WebAssembly.Memory({ initial: 1 }))).toBeNull();
-    const column = new fresh.VectorColumn(3, 2, "always");
+    expect(fresh.instantiateDots(sharedMemory(1))).toBeNull();
+    const column = new fresh.VectorColumn(3, 2, { simd: "always" });
     expect(column.usesSimd).toBe(false);
     expect(column.wasmMemory).toBeNull();
     column.set(0, [1, 2, 3]);
@@ -109,8 +111,8 @@ describe("vector column", () => {
   });
 
   it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])("computes the same dots and norms bit for bit in SIMD and in JS (dim %i)", (dim) => {
-    const js = new VectorColumn(dim, 4, "never");
-    const simd = new VectorColumn(dim, 4, "always");
+    const js = new VectorColumn(dim, 4, { simd: "never" });
+    const simd = new VectorColumn(dim, 4, { simd: "always" });
     const vectors = randomVectors(200, dim, dim);
     js.grow(256);
     simd.grow(256);
@@ -130,11 +132,11 @@ describe("vector column", () => {
   });
 
   it("rounds in float32 in the SIMD kernel too", () => {
-    const column = new VectorColumn(9, 1, "always");
+    const column = new VectorColumn(9, 1, { simd: "always" });
     column.set(0, [2 ** 24, 0, 0, 0, 0, 0, 0, 0, 1]);
     expect(column.usesSimd).toBe(true);
     expect(column.dots(new Array(9).fill(1), 1)[0]).toBe(2 ** 24);
-    const single = new VectorColumn(1, 1, "always");
+    const single = new VectorColumn(1, 1, { simd: "always" });
     single.set(0, [1]);
     expect(single.dots([0.1], 1)[0]).toBe(Math.fround(0.1));
   });
@@ -153,7 +155,7 @@ describe("vector column", () => {
 
   it("agrees with relevanceScore, which sums in the same lanes", () => {
     const [q, m] = randomVectors(2, 384, 7);
-    const column = new VectorColumn(384, 1, "always");
+    const column = new VectorColumn(384, 1, { simd: "always" });
     column.set(0, m);
     const m32 = Float32Array.from(m);
     const cosine = column.dots(q, 1)[0] / (Math.sqrt(dotLanes(q, 0, q, 0, 384)) * Math.sqrt(column.squaredNorm(0)));
@@ -173,18 +175,18 @@ describe("vector column", () => {
   });
 
   it("stays on the JS path when told to, at any size, and goes to wasm when told to, at any size", () => {
-    const never = new VectorColumn(8, SIMD_MIN_FLOATS / 8, "never");
+    const never = new VectorColumn(8, SIMD_MIN_FLOATS / 8, { simd: "never" });
     expect(never.usesSimd).toBe(false);
     never.grow(SIMD_MIN_FLOATS / 4);
     expect(never.usesSimd).toBe(false);
     expect(never.wasmMemory).toBeNull();
-    const always = new VectorColumn(8, 1, "always");
+    const always = new VectorColumn(8, 1, { simd: "always" });
     expect(always.usesSimd).toBe(true);
     expect(always.wasmMemory?.buffer).toBe(always.data.buffer);
   });
 
   it("answers dots on the SIMD path in wasm memory itself, without copying them out", () => {
-    const column = new VectorColumn(3, 2, "always");
+    const column = new VectorColumn(3, 2, { simd: "always" });
     column.set(0, [1, 2, 3]);
     column.set(1, [4, 5, 6]);
     const dots = column.dots([1, 0, 2], 2);
@@ -193,7 +195,7 @@ describe("vector column", () => {
   });
 
   it("changes nothing when asked to grow to the capacity it has, or less", () => {
-    const column = new VectorColumn(3, 4, "never");
+    const column = new VectorColumn(3, 4, { simd: "never" });
     column.set(3, [1, 2, 3]);
     const data = column.data;
     column.grow(4);
@@ -204,7 +206,7 @@ describe("vector column", () => {
 
   it("grows its wasm memory in place, by the 64 KiB pages that the query, vectors and results need", () => {
     // With dim 4, 16 + 16c + 8c bytes fill one page exactly at c = 2730.
-    const column = new VectorColumn(4, 2000, "always");
+    const column = new VectorColumn(4, 2000, { simd: "always" });
     const memory = column.wasmMemory;
     const buffer = memory?.buffer;
     column.grow(2730);
@@ -214,7 +216,7 @@ describe("vector column", () => {
     expect(column.wasmMemory).toBe(memory);
     expect(memory?.buffer.byteLength).toBe(2 * 65_536);
     const vectors = randomVectors(2731, 4, 5);
-    const js = new VectorColumn(4, 2731, "never");
+    const js = new VectorColumn(4, 2731, { simd: "never" });
     vectors.forEach((v, slot) => {
       column.set(slot, v);
       js.set(slot, v);
@@ -237,7 +239,7 @@ describe("vector column", () => {
   });
 
   it("grows a wasm column to exactly 4 GiB, and refuses to go beyond, naming its size", () => {
-    const column = new VectorColumn(1, 1, "always");
+    const column = new VectorColumn(1, 1, { simd: "always" });
     expect(() => column.grow(FOUR_GIB_SLOTS + 1)).toThrow(
       new Error(`an embedding column of ${FOUR_GIB_SLOTS + 1} × 1 floats exceeds 4 GiB`),
     );
@@ -245,5 +247,42 @@ describe("vector column", () => {
     expect(column.wasmMemory?.buffer.byteLength).toBe(2 ** 32);
     column.set(FOUR_GIB_SLOTS - 1, [3]);
     expect(column.squaredNorm(FOUR_GIB_SLOTS - 1)).toBe(9);
+  });
+});
+
+/** Records the ranges it is asked to touch, and touches none. */
+class RecordingPrefaulter extends Prefaulter {
+  readonly ranges: [WebAssembly.Memory, number, number][] = [];
+  override touch(memory: WebAssembly.Memory, from: number, to: number): void {
+    this.ranges.push([memory, from, to]);
+  }
+}
+
+describe("a column expecting writes", () => {
+  it("asks its prefaulter to touch the bytes of the slots expected, up to its capacity", () => {
+    const prefaulter = new RecordingPrefaulter();
+    const column = new VectorColumn(4, 100, { simd: "always", prefaulter });
+    const at = (slot: number) => column.data.byteOffset + slot * 16;
+    column.expectWrites(10, 30);
+    column.expectWrites(90, 130);
+    column.expectWrites(100, 120);
+    expect(prefaulter.ranges).toEqual([
+      [column.wasmMemory, at(10), at(30)],
+      [column.wasmMemory, at(90), at(100)],
+      [column.wasmMemory, at(100), at(100)],
+    ]);
+  });
+
+  it("asks nothing on the JS path, whose column is small", () => {
+    const prefaulter = new RecordingPrefaulter();
+    new VectorColumn(4, 100, { simd: "never", prefaulter }).expectWrites(0, 50);
+    expect(prefaulter.ranges).toEqual([]);
+  });
+
+  it("does without a prefaulter", () => {
+    const column = new VectorColumn(4, 100, { simd: "always" });
+    column.expectWrites(0, 50);
+    column.set(0, [1, 2, 3, 4]);
+    expect(column.squaredNorm(0)).toBe(30);
   });
 });
