@@ -6,7 +6,6 @@
 import { renderLine } from "../escape.js";
 import { importanceScore } from "../scoring.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
-import { tokenizeWords } from "../words.js";
 import type { Prefaulter } from "../vector/prefault.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
@@ -104,9 +103,9 @@ export class ScopeIndex {
     for (let i = 0; i < memories.length; i++) this.setColumns(first + i, memories[i], current[i]);
     for (let i = 0; i < memories.length; i++) {
       const slot = first + i;
-      const words = tokenizeWords(memories[i].text);
-      this.wordCount[slot] = words.length;
-      this.contentWordCount[slot] = this.postings.add(slot, words);
+      const counts = this.postings.addText(slot, memories[i].text);
+      this.wordCount[slot] = counts.words;
+      this.contentWordCount[slot] = counts.contentWords;
     }
     // Stryker disable next-line EqualityOperator: a turn past the end finds current[i] undefined and skips it
     for (let i = 0; i < memories.length; i++) {

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Posting, Postings } from "../../../src/memory/store/postings.js";
-import { STOPWORDS } from "../../../src/memory/words.js";
+import { STOPWORDS, tokenizeWords } from "../../../src/memory/words.js";
 
 /** A posting as [slot, occurrences] pairs. */
 function entries(posting: Posting | undefined): [number, number][] {
@@ -31,5 +32,54 @@ describe("postings", () => {
     ]);
     expect(entries(postings.get("lisbon"))).toEqual([[1, 1]]);
     expect(postings.get("porto")).toBeUndefined();
+  });
+});
+
+describe("postings of texts", () => {
+  /** What addText must give: each word's slots by tokenizeWords, and each text's counts. */
+  function expected(texts: string[]) {
+    const slots = new Map<string, number[]>();
+    const counts = texts.map((text, slot) => {
+      const words = tokenizeWords(text);
+      for (const word of words) slots.set(word, [...(slots.get(word) ?? []), slot]);
+      return { words: words.length, contentWords: words.filter((w) => !STOPWORDS.has(w)).length };
+    });
+    return { slots, counts };
+  }
+
+  function check(texts: string[]): void {
+    const postings = new Postings();
+    const counts = texts.map((text, slot) => postings.addText(slot, text));
+    const want = expected(texts);
+    expect(counts).toEqual(want.counts);
+    for (const [word, slots] of want.slots) {
+      const posting = postings.get(word);
+      expect(posting?.stop, word).toBe(STOPWORDS.has(word));
+      expect(Array.from(posting?.slots.subarray(0, posting.length) ?? []), word).toEqual(slots);
+    }
+  }
+
+  const word = fc.constantFrom("ana", "Ana", "the", "THE", "lisbon", "Sam's", "don't", "'quoted'", "café", "ZÜRICH", "naïve", "b12", "x", "İstanbul", "ΟΔΟΣ");
+  const separator = fc.constantFrom(" ", ", ", "-", "\n", "\u2019", "'");
+  const text = fc.array(fc.tuple(word, separator), { maxLength: 12 }).map((parts) => parts.flat().join(""));
+
+  it("lists the words tokenizeWords gives, ASCII or not, with each text's counts", () =>
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 30 }), (texts) => check(texts)),
+      { numRuns: 300, seed: 20261201 },
+    ));
+
+  it("keeps every list whole as the table, the pool of characters and the slab of lists grow", () => {
+    // Thousands of distinct words, some long, and a few frequent ones whose lists move often.
+    const texts = Array.from({ length: 3000 }, (_, i) => `Word${i} common ${"long".repeat(1 + (i % 9))}${i % 50} the Common`);
+    check(texts);
+  });
+
+  it("finds no word it was not given, even one whose letters another word holds", () => {
+    const postings = new Postings();
+    postings.addText(0, "lisbon lisbons");
+    expect(postings.get("lisbo")).toBeUndefined();
+    expect(postings.get("lisbonx")).toBeUndefined();
+    expect(postings.get("lisbons")?.length).toBe(1);
   });
 });
