@@ -50,7 +50,8 @@ export function renderMarkdown(report: BenchReport): string {
       "FTS5 = the same rows in an SQLite FTS5 table (text indexed, every other column stored), `bm25()` top 5 for an " +
       "OR of the query's words. Full = fullPolicy (the per-kind block). The floor is one pass over the same " +
       "embeddings (a SIMD sum where the kernel is SIMD). Figures compared with each other were interleaved query by " +
-      "query (batch by batch for ingest) in this process.",
+      "query (batch by batch for ingest) in this process, after untimed rounds (for ingest, one batch into a store and " +
+      "an FTS5 table that are then thrown away), so that no figure includes compiling its code.",
     "",
   );
   out.push(

@@ -20,5 +20,8 @@ describe("bench", () => {
     expect(markdown).toContain("FTS5 bm25() top 5");
     expect(markdown).toContain("## Full block growth");
     expect(lines.some((l) => l.includes("query by query in turn"))).toBe(true);
+    // The warm-up batch comes before the first size and is in no figure (see the ingest counts above).
+    expect(lines[0]).toMatch(/^warm-up: one untimed batch/);
+    expect(markdown).toContain("after untimed rounds");
   });
 });
