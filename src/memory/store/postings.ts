@@ -83,12 +83,16 @@ export class Postings {
     const at = CELL * this.find(wordHash(word), word, 0, word.length);
     if (this.cells[at] === EMPTY) return undefined;
     const record = RECORD * this.cells[at];
-    const [start, length, , stop] = this.records.subarray(record, record + RECORD);
-    return { stop: stop === 1, slots: this.slab.subarray(start, start + length), length };
+    const start = this.records[record];
+    const length = this.records[record + 1];
+    return { stop: this.records[record + 3] === 1, slots: this.slab.subarray(start, start + length), length };
   }
 
-  /** The number of the word source[from, to) lower-cased, whose wordHash is `hash`; `text` is the word when the caller has it. */
-  private wordOf(hash: number, source: string, from: number, to: number, text: string | null): number {
+  /**
+   * The number of the word source[from, to) lower-cased, whose wordHash is `hash`, numbered anew if
+   * the word is new; `known` is that word when the caller has it as a string.
+   */
+  private wordOf(hash: number, source: string, from: number, to: number, known: string | null): number {
     const cell = this.find(hash, source, from, to);
     const at = CELL * cell;
     if (this.cells[at] !== EMPTY) return this.cells[at];
@@ -97,7 +101,7 @@ export class Postings {
     this.cells[at + 1] = hash;
     this.cells[at + 2] = this.keepChars(source, from, to);
     this.cells[at + 3] = to - from;
-    this.addRecord(word, STOPWORDS.has(text ?? source.slice(from, to).toLowerCase()));
+    this.addRecord(word, STOPWORDS.has(known ?? source.slice(from, to).toLowerCase()));
     // At most half full, so that probes stay short.
     if (this.words * 2 * CELL > this.cells.length) this.rehash();
     return word;
