@@ -2,10 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AsciiWordCursor, isAscii, STOPWORDS, tokenizeWords, unicodeWords, wordHash, wordSet } from "../../src/memory/words.js";
 
-/** ASCII text made mostly of what the rules treat specially: letters of both cases, digits, apostrophes and separators. */
-const asciiText = fc
-  .array(fc.constantFrom(..."aAbZz09'' -.,!_\t\n\u0000\u007f~"), { maxLength: 40 })
-  .map((chars) => chars.join(""));
+/**
+ * ASCII text: often made of what the rules treat specially (letters of both cases, digits,
+ * apostrophes, and the codes either side of each range), otherwise of any ASCII code.
+ */
+const asciiText = fc.oneof(
+  fc.array(fc.constantFrom(..."aAbZz09'' -.,!_\t\n\u0000\u007f~/:@[`{"), { maxLength: 40 }).map((chars) => chars.join("")),
+  fc.string({ unit: "binary-ascii", maxLength: 40 }),
+);
 
 describe("tokenizeWords", () => {
   it("lower-cases and splits on anything but letters and digits", () =>
