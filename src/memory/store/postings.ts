@@ -38,14 +38,20 @@ const CELL = 4;
 /** A word's record: where its list starts in the slab, its length, the room reserved, and 1 for a stopword. */
 const RECORD = 4;
 const FIRST_ROOM = 4;
+/**
+ * Room for this many words at first (cells for twice as many), and their lists: small, because
+ * a run can hold a scope per conversation, and each array doubles as it fills.
+ */
+const FIRST_WORDS = 128;
+const FIRST_SLAB = 1024;
 
 export class Postings {
   private words = 0;
-  private cells = new Int32Array(CELL * 1024).fill(EMPTY);
-  private chars = new Uint16Array(4096);
+  private cells = new Int32Array(CELL * 2 * FIRST_WORDS).fill(EMPTY);
+  private chars = new Uint16Array(8 * FIRST_WORDS);
   private charsUsed = 0;
-  private records = new Int32Array(RECORD * 256);
-  private slab = new Int32Array(4096);
+  private records = new Int32Array(RECORD * FIRST_WORDS);
+  private slab = new Int32Array(FIRST_SLAB);
   private slabUsed = 0;
 
   /** Adds the words of `text` (tokenizeWords' words) under `slot`. */
@@ -183,7 +189,7 @@ export class Postings {
     if (this.slabUsed + room > this.slab.length) {
       let kept = room;
       for (let word = 0; word < this.words; word++) kept += this.records[RECORD * word + 2];
-      const packed = new Int32Array(Math.max(2 * kept, 4096));
+      const packed = new Int32Array(Math.max(2 * kept, FIRST_SLAB));
       let used = 0;
       for (let word = 0; word < this.words; word++) {
         const at = RECORD * word;
