@@ -45,6 +45,9 @@ const FIRST_ROOM = 4;
 const FIRST_WORDS = 128;
 const FIRST_SLAB = 1024;
 
+/** A character code as the postings keep it: ASCII letters lower-cased (see find). */
+const lowered = (code: number): number => (code < 128 ? ASCII_LOWER[code] : code);
+
 export class Postings {
   private words = 0;
   private cells = new Int32Array(CELL * 2 * FIRST_WORDS).fill(EMPTY);
@@ -66,9 +69,8 @@ export class Postings {
     while (cursor.next()) {
       const { rewritten, hash } = cursor;
       const word = rewritten === null ? this.wordOf(hash, text, cursor.from, cursor.to, null) : this.wordOf(hash, rewritten, 0, rewritten.length, rewritten);
-      this.append(word, slot);
+      contentWords += this.append(word, slot);
       words++;
-      if (this.records[RECORD * word + 3] === 0) contentWords++;
     }
     return { words, contentWords };
   }
@@ -76,11 +78,7 @@ export class Postings {
   /** Adds a document's words (with repeats) under `slot` and returns how many of them are not stopwords. */
   add(slot: number, words: readonly string[]): number {
     let contentWords = 0;
-    for (const text of words) {
-      const word = this.wordOf(wordHash(text), text, 0, text.length, text);
-      this.append(word, slot);
-      if (this.records[RECORD * word + 3] === 0) contentWords++;
-    }
+    for (const text of words) contentWords += this.append(this.wordOf(wordHash(text), text, 0, text.length, text), slot);
     return contentWords;
   }
 
@@ -129,8 +127,7 @@ export class Postings {
       const start = cells[at + 2];
       let k = 0;
       while (k < length) {
-        const c = source.charCodeAt(from + k);
-        if ((c < 128 ? ASCII_LOWER[c] : c) !== chars[start + k]) break;
+        if (lowered(source.charCodeAt(from + k)) !== chars[start + k]) break;
         k++;
       }
       if (k === length) return cell;
@@ -145,10 +142,7 @@ export class Postings {
       grown.set(this.chars.subarray(0, start));
       this.chars = grown;
     }
-    for (let k = from; k < to; k++) {
-      const c = source.charCodeAt(k);
-      this.chars[this.charsUsed++] = c < 128 ? ASCII_LOWER[c] : c;
-    }
+    for (let k = from; k < to; k++) this.chars[this.charsUsed++] = lowered(source.charCodeAt(k));
     return start;
   }
 
@@ -165,12 +159,14 @@ export class Postings {
     this.records[at + 3] = stop ? 1 : 0;
   }
 
-  private append(word: number, slot: number): void {
+  /** Appends `slot` to the list of `word`; returns 1 when the word counts in a document's length without stopwords, else 0. */
+  private append(word: number, slot: number): number {
     const at = RECORD * word;
     const length = this.records[at + 1];
     if (length === this.records[at + 2]) this.moveList(word);
     this.slab[this.records[at] + length] = slot;
     this.records[at + 1] = length + 1;
+    return 1 - this.records[at + 3];
   }
 
   /** Gives a full list twice the room at the slab's end; the room it leaves is reclaimed when the slab grows. */
