@@ -3,7 +3,7 @@
  * Float32Array that the dot products read. A plain JS sum is the floor for a JS loop; a SIMD sum
  * (four f32x4 accumulators) approaches the memory-bandwidth floor that no exact kernel can beat.
  */
-import { F64, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../memory/vector/wasm-encoding.js";
+import { F64, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../shared/wasm-encoding.js";
 
 export function plainSum(values: Float32Array): number {
   let sum = 0;

@@ -6,10 +6,10 @@
  * queried for the five best by FTS5's own `bm25()` for an OR of the query's words.
  */
 import Database from "better-sqlite3";
-import { renderLine } from "../memory/escape.js";
-import { vectorToBlob } from "../memory/store/schema.js";
-import type { TokenCounter } from "../memory/tokenizer.js";
-import { DEFAULT_IMPORTANCE, type NewMemory } from "../memory/types.js";
+import { renderLine } from "../memory/index.js";
+import { vectorToBlob } from "../memory/index.js";
+import type { TokenCounter } from "../memory/index.js";
+import { DEFAULT_IMPORTANCE, type NewMemory } from "../memory/index.js";
 
 const COLUMNS = [
   "text",

@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { fullPolicy, streamPreset } from "../memory/presets.js";
-import { retrieve } from "../memory/retrieve.js";
-import { type MemoryStore, openStore } from "../memory/store/store.js";
-import { loadGemmaTokenizer, type TokenCounter } from "../memory/tokenizer.js";
-import type { RetrievalPolicy, RetrieveRequest } from "../memory/types.js";
-import { wordSet } from "../memory/words.js";
+import { fullPolicy, streamPreset } from "../memory/index.js";
+import { retrieve } from "../memory/index.js";
+import { type MemoryStore, openStore } from "../memory/index.js";
+import { loadGemmaTokenizer, type TokenCounter } from "../memory/index.js";
+import type { RetrievalPolicy, RetrieveRequest } from "../memory/index.js";
+import { wordSet } from "../memory/index.js";
 import { plainSum, simdSummer } from "./floor.js";
 import { Fts5Peer } from "./fts5.js";
 import { type GridTiming, timeGrid } from "./grid.js";

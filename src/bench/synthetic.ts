@@ -5,7 +5,7 @@
  * Everything derives from one seed through createRng; the same seed gives the same data.
  */
 import { createRng, type Rng } from "../harness/stats/rng.js";
-import type { Kind, NewMemory } from "../memory/types.js";
+import type { Kind, NewMemory } from "../memory/index.js";
 
 export const BENCH_SCOPE = "bench";
 export const BENCH_MODEL = "bench-embedder";

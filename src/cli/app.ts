@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import yargs, { type Argv } from "yargs";
 import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
-import { REFLECTION_THRESHOLD } from "../model/reflection.js";
+import { REFLECTION_THRESHOLD } from "../agent/reflection.js";
 import { flagError, userError } from "../shared/errors.js";
 
 /** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */

@@ -9,7 +9,7 @@ export {
   retrievalScore,
 } from "./scoring.js";
 export { STOPWORDS, tokenizeWords, wordSet } from "./words.js";
-export { escapeMemoryText, renderLine } from "./escape.js";
+export { escapeMemoryText, LINE_BREAKS, renderLine } from "./escape.js";
 export {
   type GemmaTokenizer,
   gemmaTokenizerFiles,
@@ -50,4 +50,4 @@ export { BM25_B, BM25_K1 } from "./relevance/bm25.js";
 export { type MemoryStore, type OpenStoreOptions, openStore } from "./store/store.js";
 export { LEGACY_SCOPE, SCHEMA_VERSION } from "./store/schema.js";
 export { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "./store/migrations.js";
-export { SCHEMA_V5 } from "./store/schema.js";
+export { SCHEMA_V5, vectorToBlob } from "./store/schema.js";

@@ -1,12 +1,13 @@
 /**
- * Dependencies point one way: cli → report (and bench) → datasets → harness → model → memory →
- * shared. memory/ is a library below the harness; nothing below may import what is above it.
+ * Dependencies point one way: cli → report (and bench) → datasets → harness → agent → memory and
+ * model → shared. memory/ and model/ share a layer and do not know each other: agent/ joins them.
+ * Nothing outside memory/ reaches past its index.
  */
 import { describe, expect, it } from "vitest";
 import { importGraph } from "./source-graph.js";
 
 // Top-level folders of src/, from the top down; a folder may import only folders after its own layer.
-const LAYERS = [["cli"], ["report", "bench"], ["datasets"], ["harness"], ["model"], ["memory"], ["shared"]];
+const LAYERS = [["cli"], ["report", "bench"], ["datasets"], ["harness"], ["agent"], ["memory", "model"], ["shared"]];
 
 const layerOf = (file: string): number => {
   const folder = file.split("/")[1];
@@ -30,5 +31,12 @@ describe("src/ layers", () => {
         .map((target) => `${file} → ${target}`),
     );
     expect(upwards).toEqual([]);
+  });
+
+  it("enter memory/ only through its index", () => {
+    const inside = [...graph].flatMap(([file, targets]) =>
+      file.startsWith("src/memory/") ? [] : targets.filter((t) => t.startsWith("src/memory/") && t !== "src/memory/index.ts").map((t) => `${file} → ${t}`),
+    );
+    expect(inside).toEqual([]);
   });
 });

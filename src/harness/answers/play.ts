@@ -7,12 +7,12 @@
  * with answer keys are graded.
  */
 import { openStore } from "../../memory/index.js";
-import type { TokenCounter } from "../../memory/tokenizer.js";
-import type { RetrievalPolicy } from "../../memory/types.js";
-import { usesEmbedding } from "../../model/chat-loop.js";
+import type { TokenCounter } from "../../memory/index.js";
+import type { RetrievalPolicy } from "../../memory/index.js";
+import { usesEmbedding } from "../../agent/chat-loop.js";
 import { gradeAnswer } from "../../model/grade.js";
-import { RatedMemory } from "../../model/rated-memory.js";
-import { REFLECTION_THRESHOLD } from "../../model/reflection.js";
+import { RatedMemory } from "../../agent/rated-memory.js";
+import { REFLECTION_THRESHOLD } from "../../agent/reflection.js";
 import type { ModelClient } from "../../model/types.js";
 import { userError } from "../../shared/errors.js";
 import type { Variation } from "../experiment/schema.js";

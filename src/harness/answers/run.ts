@@ -8,10 +8,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { loadGemmaTokenizer } from "../../memory/index.js";
-import { DEFAULT_IMPORTANCE_FALLBACK } from "../../model/importance.js";
+import { DEFAULT_IMPORTANCE_FALLBACK } from "../../agent/importance.js";
 import { createRecordingClient } from "../../model/recorder.js";
 import { readRecordings } from "../../model/recording-file.js";
-import { REFLECTION_THRESHOLD } from "../../model/reflection.js";
+import { REFLECTION_THRESHOLD } from "../../agent/reflection.js";
 import type { ModelClient } from "../../model/types.js";
 import { fileError, userError } from "../../shared/errors.js";
 import { loadExperiment } from "../experiment/load.js";

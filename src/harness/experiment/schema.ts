@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PRESET_NAMES } from "../../memory/presets.js";
+import { PRESET_NAMES } from "../../memory/index.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 import { sweepSchema } from "../sweep/schema.js";

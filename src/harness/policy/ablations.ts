@@ -1,4 +1,4 @@
-import { KINDS, type RetrievalPolicy } from "../../memory/types.js";
+import { KINDS, type RetrievalPolicy } from "../../memory/index.js";
 import type { PolicyPatch } from "./schema.js";
 
 /**

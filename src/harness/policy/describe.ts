@@ -5,7 +5,7 @@
  * the kind's own decay rate), and an ablation by the settings in which it differs from the
  * baseline.
  */
-import { KINDS, type Kind, type RetrievalPolicy, type ScoreConfig, type SectionName, type SectionRule } from "../../memory/types.js";
+import { KINDS, type Kind, type RetrievalPolicy, type ScoreConfig, type SectionName, type SectionRule } from "../../memory/index.js";
 
 const UNITS: readonly [number, string][] = [
   [604_800_000, "week"],

@@ -1,4 +1,4 @@
-import type { RetrievalPolicy } from "../../memory/types.js";
+import type { RetrievalPolicy } from "../../memory/index.js";
 import type { PolicyPatch } from "./schema.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

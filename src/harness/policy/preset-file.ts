@@ -9,7 +9,7 @@
  * preset is refused with one message naming the file and the path inside it.
  */
 import { z } from "zod";
-import type { RetrievalPolicy } from "../../memory/types.js";
+import type { RetrievalPolicy } from "../../memory/index.js";
 import { fileError } from "../../shared/errors.js";
 import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
 import { validate } from "../files/load-yaml.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "../../memory/policy-schema.js";
+import { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "../../memory/index.js";
 
 /**
  * A patch of the retrieval policy: any subset of it, every key checked, so a misspelt setting in

@@ -1,5 +1,5 @@
 import type { Experiment } from "../experiment/load.js";
-import { retrievalPolicySchema } from "../../memory/policy-schema.js";
+import { retrievalPolicySchema } from "../../memory/index.js";
 import { headlineMetrics } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { type AskInfo, type ExperimentResults, type Manifest, RESULTS_FORMAT, type ScenarioInfo, type Trial } from "./types.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { retrievalPolicySchema } from "../../memory/policy-schema.js";
+import { retrievalPolicySchema } from "../../memory/index.js";
 import { RESULTS_FORMAT } from "./types.js";
 
 /** results/<experiment>.json as stored on disk; see types.ts for what each field means. */

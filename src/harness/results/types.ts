@@ -1,4 +1,4 @@
-import type { RetrievalPolicy } from "../../memory/types.js";
+import type { RetrievalPolicy } from "../../memory/index.js";
 
 /**
  * The shape of results/<experiment>.json. It is what the reporters read and what the regression

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TokenCounter } from "../../memory/tokenizer.js";
+import type { TokenCounter } from "../../memory/index.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { pricedLines } from "./priced-lines.js";
 import { tableCounter } from "./token-counts.js";

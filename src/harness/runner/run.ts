@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Tinypool from "tinypool";
 import { loadGemmaTokenizer } from "../../memory/index.js";
-import type { TokenCounter } from "../../memory/tokenizer.js";
+import type { TokenCounter } from "../../memory/index.js";
 import type { Experiment } from "../experiment/load.js";
 import type { Trial } from "../results/types.js";
 import { codeVersion } from "./code-version.js";

@@ -1,4 +1,4 @@
-import type { TokenCounter } from "../../memory/tokenizer.js";
+import type { TokenCounter } from "../../memory/index.js";
 
 /** Counts each distinct text once, however often it is asked for. */
 export function memoisedCounter(inner: TokenCounter): TokenCounter {

@@ -1,6 +1,6 @@
 import { askRelevance, openStore, PolicyKeys, retrieve, writeBack } from "../../memory/index.js";
-import type { TokenCounter } from "../../memory/tokenizer.js";
-import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/types.js";
+import type { TokenCounter } from "../../memory/index.js";
+import type { Block, Kind, RankedMemory, RetrievalPolicy } from "../../memory/index.js";
 import type { Variation } from "../experiment/schema.js";
 import { type AskResult, type GoldDetail, NEIGHBOURS, type NeighbourDetail, type Trial } from "../results/types.js";
 import type { ScenarioSpec } from "../scenario/schema.js";

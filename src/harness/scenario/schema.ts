@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KINDS } from "../../memory/types.js";
+import { KINDS } from "../../memory/index.js";
 import { normaliseAnswer } from "../../model/grade.js";
 import { durationMs, durationSchema, parseDuration } from "../duration.js";
 

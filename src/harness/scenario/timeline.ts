@@ -1,4 +1,4 @@
-import { DEFAULT_IMPORTANCE, type NewMemory } from "../../memory/types.js";
+import { DEFAULT_IMPORTANCE, type NewMemory } from "../../memory/index.js";
 import type { Variation } from "../experiment/schema.js";
 import { createRng, type Rng } from "../stats/rng.js";
 import type { AskSpec, DistractorSpec, MemorySpec, ScenarioSpec, TimeSpec } from "./schema.js";

@@ -2,7 +2,7 @@
  * The points of a sweep: each a policy patch over the experiment's base policy, like an ablation,
  * with a stable id (p001, p002, …) and a label generated from what it changes.
  */
-import type { RetrievalPolicy } from "../../memory/types.js";
+import type { RetrievalPolicy } from "../../memory/index.js";
 import { fileError } from "../../shared/errors.js";
 import { parseDuration } from "../duration.js";
 import { describeChanges } from "../policy/describe.js";

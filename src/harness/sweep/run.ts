@@ -7,8 +7,8 @@
  * pass). Otherwise later asks depend on earlier retrievals, and each point runs its own trials.
  * Either way every ranking goes through the memory system's one retrieval path.
  */
-import { retrievalPolicySchema } from "../../memory/policy-schema.js";
-import type { TokenCounter } from "../../memory/tokenizer.js";
+import { retrievalPolicySchema } from "../../memory/index.js";
+import type { TokenCounter } from "../../memory/index.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";

@@ -11,7 +11,7 @@
  * aligned), and `count` float64 results (each a float32 value, widened) written at `out`.
  */
 
-import { F32, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "./wasm-encoding.js";
+import { F32, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../../shared/wasm-encoding.js";
 
 // Locals: the five parameters, then scratch.
 const [VECTORS, DIM, COUNT, QUERY, OUT] = [0, 1, 2, 3, 4];

@@ -8,7 +8,7 @@
 import { dotLanes } from "./lanes.js";
 import type { Prefaulter } from "./prefault.js";
 import { type DotsKernel, instantiateDots } from "./simd-dots.js";
-import { MAX_PAGES, sharedMemory } from "./wasm-encoding.js";
+import { MAX_PAGES, sharedMemory } from "../../shared/wasm-encoding.js";
 
 /** Below this many floats the JS loop is fast enough and a wasm memory is not worth its setup. */
 export const SIMD_MIN_FLOATS = 1 << 18;

@@ -7,7 +7,7 @@
  * Every markdown writer is listed in test/report/markdown/injection.test.ts, which parses what
  * each writes with a GFM parser.
  */
-import { LINE_BREAKS } from "../../memory/escape.js";
+import { LINE_BREAKS } from "../../memory/index.js";
 
 /** Any line break a renderer or editor may honour, CR LF counted once. */
 const LINE_BREAK = new RegExp(`\\r\\n|[${LINE_BREAKS}]`, "g");

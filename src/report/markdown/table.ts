@@ -3,7 +3,7 @@
  * pure function of the input: no locale, no trailing spaces, numbers with a fixed number of
  * decimals.
  */
-import { LINE_BREAKS } from "../../memory/escape.js";
+import { LINE_BREAKS } from "../../memory/index.js";
 
 export type Align = "left" | "right" | "center";
 

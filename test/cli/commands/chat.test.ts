@@ -10,7 +10,7 @@ import type { ChatArgs } from "../../../src/cli/app.js";
 import { CHAT_SCOPE, chatCommand } from "../../../src/cli/commands/chat.js";
 import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
 import { fullPolicy, loadGemmaTokenizer, openStore } from "../../../src/memory/index.js";
-import { DEMO_QUESTION } from "../../../src/model/chat-command.js";
+import { DEMO_QUESTION } from "../../../src/agent/chat-command.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { isRatingPrompt } from "../../harness/answers/double-answers.js";

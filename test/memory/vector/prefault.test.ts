@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MIN_PREFAULT_BYTES, PAGE_BYTES, Prefaulter } from "../../../src/memory/vector/prefault.js";
-import { sharedMemory } from "../../../src/memory/vector/wasm-encoding.js";
+import { sharedMemory } from "../../../src/shared/wasm-encoding.js";
 
 const MIB_PAGES = 16; // wasm pages (64 KiB) in 1 MiB
 const prefaulters: Prefaulter[] = [];

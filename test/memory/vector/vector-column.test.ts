@@ -4,7 +4,7 @@ import { dotLanes } from "../../../src/memory/vector/lanes.js";
 import { type DotsKernel, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { Prefaulter } from "../../../src/memory/vector/prefault.js";
-import { sharedMemory } from "../../../src/memory/vector/wasm-encoding.js";
+import { sharedMemory } from "../../../src/shared/wasm-encoding.js";
 
 function randomVectors(count: number, dim: number, seed: number): number[][] {
   let a = seed;

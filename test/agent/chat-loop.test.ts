@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore, turnText } from "../../src/memory/index.js";
 import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
-import { chatTurn, DEFAULT_SYSTEM_PROMPT, usesEmbedding, type ChatLoopDeps } from "../../src/model/chat-loop.js";
+import { chatTurn, DEFAULT_SYSTEM_PROMPT, usesEmbedding, type ChatLoopDeps } from "../../src/agent/chat-loop.js";
 import { modelEmbedder } from "../../src/model/embedder.js";
-import { doubleEmbedding } from "./ollama-test-double.js";
-import { scriptedClient } from "./scripted-client.js";
+import { doubleEmbedding } from "../model/ollama-test-double.js";
+import { scriptedClient } from "../model/scripted-client.js";
 
 let tokenizer: GemmaTokenizer;
 beforeAll(async () => {

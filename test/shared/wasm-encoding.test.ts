@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { name, section, simd, sleb, uleb, vec, WASM_HEADER } from "../../../src/memory/vector/wasm-encoding.js";
+import { name, section, simd, sleb, uleb, vec, WASM_HEADER } from "../../src/shared/wasm-encoding.js";
 
 // Examples from the LEB128 article and the WebAssembly binary format specification.
 describe("uleb (unsigned LEB128)", () => {

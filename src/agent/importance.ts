@@ -3,8 +3,8 @@
  * al., 2023). Replies are parsed leniently; a reply with no rating falls back to a stated default
  * and says so, so a run can count its fallbacks instead of hiding them.
  */
-import { DEFAULT_IMPORTANCE } from "../memory/types.js";
-import type { ModelClient, SamplingOptions } from "./types.js";
+import { DEFAULT_IMPORTANCE } from "../memory/index.js";
+import type { ModelClient, SamplingOptions } from "../model/types.js";
 
 export const DEFAULT_IMPORTANCE_FALLBACK = DEFAULT_IMPORTANCE;
 

@@ -5,9 +5,9 @@
  * insight becomes a semantic memory whose source links to its evidence ids. The model, retrieval
  * and storage are all passed in, so the harness can run it on replayed calls.
  */
-import { DEFAULT_IMPORTANCE, type NewMemory } from "../memory/types.js";
+import { DEFAULT_IMPORTANCE, type NewMemory } from "../memory/index.js";
 import { parseInsights, parseQuestions } from "./reflection-parse.js";
-import type { ModelClient, SamplingOptions } from "./types.js";
+import type { ModelClient, SamplingOptions } from "../model/types.js";
 
 /** The Generative Agents code reflects once new importance adds up to 150. */
 export const REFLECTION_THRESHOLD = 150;

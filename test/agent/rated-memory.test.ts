@@ -5,11 +5,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fullPolicy, type GemmaTokenizer, loadGemmaTokenizer, openStore } from "../../src/memory/index.js";
 import type { NewMemory } from "../../src/memory/types.js";
-import { RatedMemory } from "../../src/model/rated-memory.js";
+import { RatedMemory } from "../../src/agent/rated-memory.js";
 import type { ChatRequest } from "../../src/model/types.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
 import { useTempDir } from "../harness/temp-files.js";
-import { scriptedClient } from "./scripted-client.js";
+import { scriptedClient } from "../model/scripted-client.js";
 
 const temp = useTempDir("recollect-rated-");
 let tokenizer: GemmaTokenizer;

@@ -6,13 +6,13 @@
 import { existsSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fullPolicy, loadGemmaTokenizer, streamPreset } from "../../src/memory/index.js";
-import { ChatSession, DEMO_NOW, DEMO_QUESTION, DEMO_SCOPE, demoMemories, runChat } from "../../src/model/chat-command.js";
+import { ChatSession, DEMO_NOW, DEMO_QUESTION, DEMO_SCOPE, demoMemories, runChat } from "../../src/agent/chat-command.js";
 import { OllamaClient } from "../../src/model/client.js";
 import { ModelError } from "../../src/model/errors.js";
 import { UserError } from "../../src/shared/errors.js";
 import { useTempDir } from "../harness/temp-files.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
-import { type ChatBody, closedPort, startOllamaDouble, type OllamaDouble } from "./ollama-test-double.js";
+import { type ChatBody, closedPort, startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
 
 const temp = useTempDir("recollect-chat-");
 let double: OllamaDouble;

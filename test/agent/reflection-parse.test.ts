@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseInsights, parseQuestions } from "../../src/model/reflection-parse.js";
+import { parseInsights, parseQuestions } from "../../src/agent/reflection-parse.js";
 
 describe("parseQuestions", () => {
   it("strips numbering, bullets and bold, and skips a preamble", () => {

@@ -7,12 +7,12 @@
  * this one class.
  */
 import { retrieve } from "../memory/index.js";
-import type { MemoryStore } from "../memory/store/store.js";
-import type { Memory, NewMemory, RetrievalPolicy } from "../memory/types.js";
+import type { MemoryStore } from "../memory/index.js";
+import type { Memory, NewMemory, RetrievalPolicy } from "../memory/index.js";
 import { chatTurn, type ChatLoopDeps, type TurnResult } from "./chat-loop.js";
 import { DEFAULT_IMPORTANCE_FALLBACK, rateImportance, type ImportanceRating } from "./importance.js";
 import { importanceSince, INSIGHT_SOURCE, type Insight, reflect, reflectionDue } from "./reflection.js";
-import type { ModelClient, SamplingOptions } from "./types.js";
+import type { ModelClient, SamplingOptions } from "../model/types.js";
 
 /** Generative Agents reflects over the latest 100 memories. */
 const REFLECTION_RECENT = 100;

@@ -7,17 +7,17 @@
  * one-line server-down error, and prints the block and the answer.
  */
 import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore } from "../memory/index.js";
-import type { MemoryStore } from "../memory/store/store.js";
-import type { NewMemory, RetrievalPolicy } from "../memory/types.js";
+import type { MemoryStore } from "../memory/index.js";
+import type { NewMemory, RetrievalPolicy } from "../memory/index.js";
 import { usesEmbedding, type TurnResult } from "./chat-loop.js";
-import { OllamaClient } from "./client.js";
-import { type Embedder, modelEmbedder } from "./embedder.js";
-import { DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL } from "./options.js";
+import { OllamaClient } from "../model/client.js";
+import { type Embedder, modelEmbedder } from "../model/embedder.js";
+import { DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL } from "../model/options.js";
 import { RatedMemory } from "./rated-memory.js";
-import { createRecordingClient, type RecordMode } from "./recorder.js";
+import { createRecordingClient, type RecordMode } from "../model/recorder.js";
 import { REFLECTION_THRESHOLD } from "./reflection.js";
-import { checkServer } from "./server-check.js";
-import type { ModelClient } from "./types.js";
+import { checkServer } from "../model/server-check.js";
+import type { ModelClient } from "../model/types.js";
 
 export const DEMO_SCOPE = "demo";
 export const DEMO_NOW = Date.UTC(2025, 0, 15, 12);

@@ -8,8 +8,8 @@ import {
   reflectionDue,
   REFLECTION_THRESHOLD,
   type Evidence,
-} from "../../src/model/reflection.js";
-import { scriptedClient } from "./scripted-client.js";
+} from "../../src/agent/reflection.js";
+import { scriptedClient } from "../model/scripted-client.js";
 
 const recent: Evidence[] = [
   { id: "m1", text: "Klaus read a paper on gentrification" },

@@ -5,11 +5,11 @@
  * policy and the clock are passed in, so the harness and the CLI run the same code.
  */
 import { retrieve, turnText, writeBack } from "../memory/index.js";
-import type { MemoryStore } from "../memory/store/store.js";
-import type { Block, RetrievalPolicy, RetrieveRequest, Turn } from "../memory/types.js";
-import type { Embedder } from "./embedder.js";
+import type { MemoryStore } from "../memory/index.js";
+import type { Block, RetrievalPolicy, RetrieveRequest, Turn } from "../memory/index.js";
+import type { Embedder } from "../model/embedder.js";
 import type { ImportanceRating } from "./importance.js";
-import type { ChatMessage, ModelClient, SamplingOptions } from "./types.js";
+import type { ChatMessage, ModelClient, SamplingOptions } from "../model/types.js";
 
 export interface ChatLoopDeps {
   client: ModelClient;

@@ -5,8 +5,8 @@ import {
   importancePrompt,
   parseImportance,
   rateImportance,
-} from "../../src/model/importance.js";
-import { scriptedClient } from "./scripted-client.js";
+} from "../../src/agent/importance.js";
+import { scriptedClient } from "../model/scripted-client.js";
 
 describe("parseImportance", () => {
   it.each([
