@@ -23,9 +23,13 @@ export interface DataArgs {
   locomo: string;
   acceptLocomoHash: boolean;
 }
+/** What a run does when a memory system fails a trial: stop with its error, or skip the trial and go on. */
+export type OnSystemError = "stop" | "skip";
+
 export interface ExperimentArgs extends DataArgs {
   files: string[];
   workers?: number;
+  onSystemError: OnSystemError;
   resume: boolean;
   shard?: { index: number; count: number };
   /** Where results, reports and EVALUATION.md go (see cli/commands/pipeline.ts for the default). */
@@ -34,6 +38,7 @@ export interface ExperimentArgs extends DataArgs {
 export interface CheckArgs extends DataArgs {
   files: string[];
   workers?: number;
+  onSystemError: OnSystemError;
   update: boolean;
   out?: string;
 }
@@ -119,7 +124,13 @@ const filesPositional = <T>(y: Argv<T>) =>
   });
 
 const workersOption = <T>(y: Argv<T>) =>
-  y.option("workers", { type: "number", describe: "worker threads (default: all cores); results do not depend on it", coerce: wholeAtLeast("--workers", 1) });
+  y
+    .option("workers", { type: "number", describe: "worker threads (default: all cores); results do not depend on it", coerce: wholeAtLeast("--workers", 1) })
+    .option("on-system-error", {
+      choices: ["stop", "skip"] as const,
+      default: "stop" as const,
+      describe: "when a memory system crashes, hangs or answers wrongly: stop the run (the journal keeps what finished), or skip that trial, score its asks as empty retrievals and count it in the report",
+    });
 
 const modelOptions = <T>(y: Argv<T>) =>
   y
@@ -150,6 +161,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         handlers.experiment({
           files: a.files as string[],
           workers: a.workers,
+          onSystemError: a.onSystemError,
           resume: a.resume,
           shard: parseShard(a.shard),
           out: a.out,
@@ -168,6 +180,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         handlers.check({
           files: a.files as string[],
           workers: a.workers,
+          onSystemError: a.onSystemError,
           update: a.update,
           out: a.out,
           locomo: a.locomo,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExperimentResults } from "../harness/results/types.js";
+import { costRows } from "../harness/summary/cost.js";
 import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary/summarise.js";
 import { byCodeUnit } from "../shared/order.js";
 import { chartsReporter } from "./charts/reporter.js";
@@ -87,7 +88,7 @@ export async function renderReports(
   const findings = needed.map((r, i) => {
     // An experiment that sweeps is there for its sweep: its finding is the held-out choice.
     const sweep = sweepFinding(r);
-    return sweep === undefined ? experimentFindings(summaries[i], r.experiment) : { experiment: r.experiment.name, sentences: [sweep] };
+    return sweep === undefined ? experimentFindings(summaries[i], r.experiment, costRows(r, summaries[i].headline[0])) : { experiment: r.experiment.name, sentences: [sweep] };
   });
   const contextOf = (chosen: ExperimentResults[]): ReportContext => ({
     results: chosen,

@@ -49,11 +49,11 @@ async function parseError(argv: string[]): Promise<UserError> {
 }
 
 describe("the command line", () => {
-  it("runs every experiment, resumably, on all cores by default", async () => {
+  it("runs every experiment, resumably, on all cores by default, stopping when a system fails", async () => {
     expect(await parse(["experiment"])).toEqual([
       {
         command: "experiment",
-        args: { files: [], workers: undefined, resume: true, shard: undefined, locomo: "data/locomo10.json", acceptLocomoHash: false },
+        args: { files: [], workers: undefined, onSystemError: "stop", resume: true, shard: undefined, locomo: "data/locomo10.json", acceptLocomoHash: false },
       },
     ]);
   });
@@ -64,7 +64,7 @@ describe("the command line", () => {
     ]);
     expect(call).toEqual({
       command: "experiment",
-      args: { files: ["a.yaml", "b.yaml"], workers: 2, resume: false, shard: { index: 2, count: 3 }, locomo: "x.json", acceptLocomoHash: true },
+      args: { files: ["a.yaml", "b.yaml"], workers: 2, onSystemError: "stop", resume: false, shard: { index: 2, count: 3 }, locomo: "x.json", acceptLocomoHash: true },
     });
   });
 
@@ -93,7 +93,7 @@ describe("the command line", () => {
 
   it("passes check's files and --update", async () => {
     expect(await parse(["check", "e.yaml", "--update", "--workers", "1"])).toEqual([
-      { command: "check", args: { files: ["e.yaml"], workers: 1, update: true, locomo: "data/locomo10.json", acceptLocomoHash: false } },
+      { command: "check", args: { files: ["e.yaml"], workers: 1, onSystemError: "stop", update: true, locomo: "data/locomo10.json", acceptLocomoHash: false } },
     ]);
   });
 

@@ -152,7 +152,7 @@ const ROWS: Record<string, Row> = {
   },
   "a baseline that is not among the ablations": {
     run: (box) => (validExperiment(box, "bad-baseline", "baseline: pooled"), ["experiment", "experiments/bad-baseline.yaml"]),
-    says: () => 'experiments/bad-baseline.yaml: at baseline: "pooled" is not one of the experiment\'s ablations',
+    says: () => 'experiments/bad-baseline.yaml: at baseline: "pooled" is not one of the experiment\'s ablations or systems',
   },
   "an unknown policy preset": {
     run: (box) => (validExperiment(box, "bad-policy", "policy: fastest"), ["experiment", "experiments/bad-policy.yaml"]),

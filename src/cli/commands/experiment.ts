@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
+import type { ExperimentResults } from "../../harness/results/types.js";
 import { removeJournal } from "../../harness/runner/run.js";
 import { describeWrite, writeReports } from "../../report/write.js";
 import { plural } from "../../shared/errors.js";
@@ -24,6 +25,13 @@ import { renderRecordedReports, sharedReportsExist } from "./reports.js";
 
 /** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
 const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
+
+/** Says how many trials a failing system skipped, with the first failure's words. */
+export function logSkipped(results: ExperimentResults, log: Log): void {
+  const skipped = results.trials.filter((t) => t.skipped !== undefined);
+  if (skipped.length === 0) return;
+  log(`${results.experiment.name}: skipped ${plural(skipped.length, "trial")} whose system failed (scored as empty retrievals); the first: ${skipped[0].skipped!.message}`);
+}
 
 /** An output folder and what this run did to it. */
 interface Touched {
@@ -67,7 +75,13 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, war
     const journalDir = join(output.dir, JOURNAL_DIR);
     const results = await runExperiment(
       loaded,
-      { workers: args.workers, journalDir: args.resume ? journalDir : undefined, shard: args.shard, onWarning: warn },
+      {
+        workers: args.workers,
+        journalDir: args.resume ? journalDir : undefined,
+        shard: args.shard,
+        onWarning: warn,
+        skipOnSystemError: args.onSystemError === "skip",
+      },
       bar,
     );
     if (args.shard) {
@@ -84,6 +98,7 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, war
     state.ran.push(loaded.spec.name);
     state.changed ||= outcome === "written";
     bar.log(`${loaded.spec.name}: ${plural(results.trials.length, "trial")} in ${(results.manifest.wallTimeMs / 1000).toFixed(1)} s; ${recordedFile} ${outcome}`);
+    logSkipped(results, bar.log.bind(bar));
   }
   if (args.shard) return;
   for (const { output, ran, changed } of touched.values()) {

@@ -61,7 +61,7 @@ export async function runAnswerEvaluation(options: AnswerRunOptions): Promise<An
   if (seeds.length === 0) throw fileError(spec.recordings, `holds no call for a seed of ${spec.experiment}: re-record it with \`npm run record\``);
   const conditions = spec.conditions.map((condition) => {
     const ablation = experiment.ablations.find((a) => a.name === condition.ablation);
-    if (!ablation) throw fileError(spec.experiment, `the answer-level run needs the ablation "${condition.ablation}" (for condition "${condition.name}")`);
+    if (ablation?.policy === undefined) throw fileError(spec.experiment, `the answer-level run needs the ablation "${condition.ablation}" (for condition "${condition.name}")`);
     return { condition, policy: ablation.policy };
   });
   const scenarios = experiment.scenarios

@@ -14,16 +14,27 @@ import { policySchema } from "../policy/schema.js";
 import { type ResolvedSweep, resolveSweep } from "../sweep/points.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
+import { type ResolvedSystem, resolveSystems, systemBudget, systemFileContents } from "./systems.js";
+import type { SystemInfo, SystemRef } from "../systems/spec.js";
 import { type AskProtocol, type DatasetSpec, experimentRuns, experimentSchema, type ExperimentSpec } from "./schema.js";
 import { byCodeUnit } from "../../shared/order.js";
 
+/** An ablation (recollect under a policy) or a system compared beside them: what a trial runs. */
 export interface ResolvedAblation {
   name: string;
-  /** What the policy does (the baseline) or changes (the others), generated from the policy. */
+  /** What the policy does (the baseline) or changes (the others), generated from the policy; a system's own description. */
   description: string;
   /** Why it is run, as the built-in ablation or the experiment file says. */
   note?: string;
-  policy: RetrievalPolicy;
+  system: SystemRef;
+  /** The policy, for recollect's own ablations. */
+  policy?: RetrievalPolicy;
+  /** What results record of a system that is not a recollect policy. */
+  info?: SystemInfo;
+  /** Whether each question is written back to the system. */
+  writeBack: boolean;
+  /** The token budget each retrieval is told. */
+  budget: number | null;
 }
 
 /** Scenarios that come from a dataset rather than files, with the data's hash. */
@@ -72,8 +83,9 @@ export interface Experiment {
   hash: string;
 }
 
-function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPolicy): ResolvedAblation[] {
+function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPolicy, systems: ResolvedSystem[]): ResolvedAblation[] {
   const resolved: ResolvedAblation[] = [];
+  const budget = systemBudget(spec, base);
   spec.ablations.forEach((entry, i) => {
     const custom = typeof entry === "string" ? undefined : entry;
     const name = typeof entry === "string" ? entry : entry.name;
@@ -88,12 +100,20 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
     if (custom) policy = applyPatch(policy, custom.patch);
     validate(`${file} (ablation "${name}")`, policySchema, policy);
     const note = custom ? custom.description : builtIn.note;
-    resolved.push({ name, description: "", ...(note === undefined ? {} : { note }), policy });
+    resolved.push({ name, description: "", ...(note === undefined ? {} : { note }), system: { type: "recollect", policy }, policy, writeBack: policy.writeBack, budget });
+  });
+  systems.forEach((system, i) => {
+    if (resolved.some((a) => a.name === system.name)) throw fileError(file, `at systems[${i}]: "${system.name}" is already the name of an ablation or system`);
+    const { files: _, ...rest } = system;
+    resolved.push({ ...rest, budget });
   });
   const baseline = resolved.find((a) => a.name === spec.baseline);
-  if (!baseline) throw fileError(file, `at baseline: "${spec.baseline}" is not one of the experiment's ablations`);
+  if (!baseline) throw fileError(file, `at baseline: "${spec.baseline}" is not one of the experiment's ablations or systems`);
+  // Policies are described by what they change against the baseline's, or the base policy's when the baseline is a system.
+  const reference = baseline.policy ?? base;
   for (const ablation of resolved) {
-    ablation.description = ablation === baseline ? describePolicy(baseline.policy) : describeChanges(baseline.policy, ablation.policy);
+    if (ablation.policy === undefined) continue;
+    ablation.description = ablation === baseline ? describePolicy(ablation.policy) : describeChanges(reference, ablation.policy);
   }
   return [baseline, ...resolved.filter((a) => a !== baseline)];
 }
@@ -111,7 +131,7 @@ function resolveScenarioFiles(paths: ExperimentPaths, patterns: string[]): strin
 
 /** An ablation that ranks by embedding needs a vector for every ask; scenarios write them out. */
 function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios: Scenario[]): void {
-  const ranking = ablations.find((a) => usesEmbedding(a.policy));
+  const ranking = ablations.find((a) => a.policy !== undefined && usesEmbedding(a.policy));
   if (ranking === undefined) return;
   for (const scenario of scenarios) {
     const ask = scenario.spec.steps.find((step) => step.ask && step.ask.embedding === undefined)?.ask;
@@ -142,7 +162,9 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
   const preset = basePolicy(file, spec);
   const base = applyPatch(preset.policy, spec.policyPatch);
   validate(`${file} (policy)`, policySchema, base);
-  const ablations = resolveAblations(file, spec, base);
+  const systems = resolveSystems(file, spec, base);
+  const ablations = resolveAblations(file, spec, base, systems);
+  const systemFiles = systemFileContents(systems);
   const sweep = spec.sweep === undefined ? undefined : resolveSweep(file, spec.sweep, base);
   const paths = new ExperimentPaths(file, spec.allowOutside);
   const dataset = resolveDataset(file, spec);
@@ -165,6 +187,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
         ...(run.protocol === undefined ? {} : { protocol: run.protocol, askSeed: run.askSeed }),
         ...(sweep === undefined ? {} : { sweep }),
         ...(preset.text === undefined ? {} : { presetText: preset.text }),
+        systemFiles,
       }),
     );
   }
@@ -185,7 +208,7 @@ function assemble(
   scenarios: Scenario[],
   datasets: DatasetScenarios["datasets"],
   importStats: Record<string, unknown> | undefined,
-  run: Pick<Experiment, "family" | "protocol" | "sweep"> & { askSeed?: number; presetText?: string },
+  run: Pick<Experiment, "family" | "protocol" | "sweep"> & { askSeed?: number; presetText?: string; systemFiles: string[] },
 ): Experiment {
   checkEmbeddings(file, ablations, scenarios);
   const names = new Set<string>();
@@ -202,7 +225,9 @@ function assemble(
   for (const d of datasets) hash.update(`${d.name}:${d.sha256}`);
   // A dataset's scenarios carry the data file's hash; the ask times come from the protocol.
   if (run.protocol !== undefined) hash.update(`protocol:${run.protocol}:${run.askSeed}`);
-  const { askSeed: _, presetText: __, ...named } = run;
+  // A system's own files are part of what ran: a journal is resumed only by the same code.
+  for (const contents of run.systemFiles) hash.update(`system:${contents}`);
+  const { askSeed: _, presetText: __, systemFiles: ___, ...named } = run;
   return { spec, file, ...named, ablations, scenarios, datasets, importStats, hash: hash.digest("hex") };
 }
 

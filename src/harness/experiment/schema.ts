@@ -3,6 +3,7 @@ import { PRESET_NAMES } from "../../memory/index.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 import { sweepSchema } from "../sweep/schema.js";
+import { systemEntrySchema } from "../systems/spec.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
 
@@ -111,8 +112,19 @@ export const experimentSchema = z
     policy: z.union([z.enum(PRESET_NAMES), z.object({ file: z.string().min(1) }).strict()]).default("full"),
     /** Applied to the preset before any ablation. */
     policyPatch: policyPatchSchema.default({}),
+    /** The ablation or system every other is compared with. */
     baseline: nameSchema.default("full"),
     ablations: z.array(z.union([nameSchema, customAblationSchema])).min(1),
+    /**
+     * Memory systems compared beside the ablations, under the same statistics: a built-in baseline
+     * by name (recent-window, full-context), a module (`module:`) or a subprocess (`command:`).
+     */
+    systems: z.array(systemEntrySchema).default([]),
+    /**
+     * The Gemma-token budget every system is told at each retrieval (default: the policy's total
+     * section quota, the budget recollect's sections share; null for none).
+     */
+    budget: z.number().int().positive().nullable().optional(),
     seeds: z.array(z.number().int().min(0)).min(1),
     variation: variationSchema.default({ jitter: 0, distractors: 0, shuffle: false, importanceNoise: 0, unratedImportanceNoise: 0 }),
     k: z.array(z.number().int().positive()).min(1).default([1, 3, 5]),

@@ -2,7 +2,7 @@ import type { Experiment } from "../experiment/load.js";
 import { retrievalPolicySchema } from "../../memory/index.js";
 import { headlineMetrics } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
-import { type AskInfo, type ExperimentResults, type Manifest, RESULTS_FORMAT, type ScenarioInfo, type Trial } from "./types.js";
+import { type AskInfo, type ExperimentResults, type LatencySummary, type Manifest, RESULTS_FORMAT, type ScenarioInfo, type Timing, type Trial } from "./types.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
@@ -70,7 +70,8 @@ export function buildResults(experiment: Experiment, trials: Trial[], manifest: 
         description: a.description,
         ...(a.note === undefined ? {} : { note: a.note }),
         // Parsed so that keys come in the schema's order, as they do when the file is read back.
-        policy: retrievalPolicySchema.parse(a.policy),
+        ...(a.policy === undefined ? {} : { policy: retrievalPolicySchema.parse(a.policy) }),
+        ...(a.info === undefined ? {} : { system: a.info, budget: a.budget }),
       })),
       seeds: spec.seeds,
       k: spec.k,
@@ -82,6 +83,28 @@ export function buildResults(experiment: Experiment, trials: Trial[], manifest: 
       ...(experiment.importStats ? { importStats: experiment.importStats } : {}),
     },
     manifest,
-    trials,
+    trials: trials.map(({ latency: _, ...trial }) => trial),
+    ...(trials.some((t) => t.latency !== undefined) ? { timing: timingOf(experiment, trials) } : {}),
   };
+}
+
+/** Each ablation's or system's call latencies over all its trials: their count, median and 95th percentile. */
+export function timingOf(experiment: Pick<Experiment, "ablations">, trials: readonly Trial[]): Timing {
+  const timing: Timing = {};
+  for (const { name } of experiment.ablations) {
+    const mine = trials.filter((t) => t.ablation === name && t.latency !== undefined);
+    if (mine.length === 0) continue;
+    timing[name] = {
+      write: percentiles(mine.flatMap((t) => t.latency!.write)),
+      retrieve: percentiles(mine.flatMap((t) => t.latency!.retrieve)),
+    };
+  }
+  return timing;
+}
+
+/** Nearest-rank percentiles, in milliseconds to the microsecond. */
+function percentiles(values: number[]): LatencySummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] * 1000) / 1000);
+  return { calls: sorted.length, p50: at(0.5), p95: at(0.95) };
 }

@@ -6,32 +6,44 @@ import { validate } from "../files/load-yaml.js";
 import { storedResultsSchema } from "./schema.js";
 import { type ExperimentResults, RESULTS_FORMAT, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
 
-type StoredTrial = { scenario: string; ablation: string; seed: number } & (
-  | { asks: Trial["asks"] }
-  | { columns: { ranks: (number | null)[][]; coverage: (number | null)[]; tokens: number[]; leaked: Record<string, string[]> } }
-);
+interface Columns {
+  ranks: (number | null)[][];
+  coverage: (number | null)[];
+  tokens: number[];
+  leaked: Record<string, string[]>;
+  returned?: number[];
+}
 
+type StoredTrial = { scenario: string; ablation: string; seed: number; skipped?: Trial["skipped"] } & ({ asks: Trial["asks"] } | { columns: Columns });
+
+/** A trial as results store it: by column unless its asks carry detail, and without its latencies (see Timing). */
 function encodeTrial(trial: Trial): StoredTrial {
-  const head = { scenario: trial.scenario, ablation: trial.ablation, seed: trial.seed };
+  const head = { scenario: trial.scenario, ablation: trial.ablation, seed: trial.seed, ...(trial.skipped ? { skipped: trial.skipped } : {}) };
   if (trial.asks.some((a) => a.detail)) return { ...head, asks: trial.asks };
-  return {
-    ...head,
-    columns: {
-      ranks: trial.asks.map((a) => a.ranks),
-      coverage: trial.asks.map((a) => a.coverage),
-      tokens: trial.asks.map((a) => a.tokens),
-      leaked: Object.fromEntries(trial.asks.filter((a) => a.leaked.length > 0).map((a) => [a.ask, a.leaked])),
-    },
+  const columns: Columns = {
+    ranks: trial.asks.map((a) => a.ranks),
+    coverage: trial.asks.map((a) => a.coverage),
+    tokens: trial.asks.map((a) => a.tokens),
+    leaked: Object.fromEntries(trial.asks.filter((a) => a.leaked.length > 0).map((a) => [a.ask, a.leaked])),
   };
+  if (trial.asks.some((a) => a.returnedTokens !== undefined)) columns.returned = trial.asks.map((a) => a.returnedTokens ?? a.tokens);
+  return { ...head, columns };
 }
 
 function decodeTrial(stored: StoredTrial, askIds: string[]): Trial {
-  const head = { scenario: stored.scenario, ablation: stored.ablation, seed: stored.seed };
+  const head = { scenario: stored.scenario, ablation: stored.ablation, seed: stored.seed, ...(stored.skipped ? { skipped: stored.skipped } : {}) };
   if ("asks" in stored) return { ...head, asks: stored.asks };
   const c = stored.columns;
   return {
     ...head,
-    asks: askIds.map((ask, i) => ({ ask, ranks: c.ranks[i], coverage: c.coverage[i], leaked: c.leaked[ask] ?? [], tokens: c.tokens[i] })),
+    asks: askIds.map((ask, i) => ({
+      ask,
+      ranks: c.ranks[i],
+      coverage: c.coverage[i],
+      leaked: c.leaked[ask] ?? [],
+      tokens: c.tokens[i],
+      ...(c.returned === undefined ? {} : { returnedTokens: c.returned[i] }),
+    })),
   };
 }
 
@@ -53,8 +65,9 @@ export function serialiseResults(results: ExperimentResults): string {
     `  "format": ${JSON.stringify(results.format)},`,
     `  "experiment": ${indent(JSON.stringify(results.experiment, null, 2))},`,
     `  "manifest": ${indent(JSON.stringify(results.manifest, null, 2))},`,
-    `  "trials": [\n${trials.join(",\n")}\n  ]${results.sweep === undefined ? "" : ","}`,
-    ...(results.sweep === undefined ? [] : [`  "sweep": ${serialiseSweep(results.sweep)}`]),
+    `  "trials": [\n${trials.join(",\n")}\n  ]${results.sweep === undefined && results.timing === undefined ? "" : ","}`,
+    ...(results.sweep === undefined ? [] : [`  "sweep": ${serialiseSweep(results.sweep)}${results.timing === undefined ? "" : ","}`]),
+    ...(results.timing === undefined ? [] : [`  "timing": ${indent(JSON.stringify(results.timing, null, 2))}`]),
     "}",
     "",
   ].join("\n");
@@ -113,11 +126,12 @@ export function readResultsText(file: string): string {
   return readTextFile(file, { maxBytes: SIZE_LIMITS.json, what: "results file" });
 }
 
-/** The results without the fields that describe the recording run (commit, wall time). */
+/** The results without the fields that describe the recording run (commit, wall times, call latencies). */
 export function stableContent(results: ExperimentResults): string {
   const manifest: Record<string, unknown> = { ...results.manifest };
   for (const field of VOLATILE_MANIFEST_FIELDS) delete manifest[field];
-  return serialiseResults({ ...results, manifest: manifest as unknown as ExperimentResults["manifest"] });
+  const { timing: _, ...rest } = results;
+  return serialiseResults({ ...rest, manifest: manifest as unknown as ExperimentResults["manifest"] });
 }
 
 /**

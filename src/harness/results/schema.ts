@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { retrievalPolicySchema } from "../../memory/index.js";
+import { systemInfoSchema } from "../systems/spec.js";
 import { RESULTS_FORMAT } from "./types.js";
 
 /** results/<experiment>.json as stored on disk; see types.ts for what each field means. */
@@ -13,11 +14,11 @@ const detailSchema = z.object({
     z.object({
       id: z.string(),
       section: z.string().nullable(),
-      rel: z.number(),
-      rec: z.number(),
-      imp: z.number(),
-      total: z.number(),
-      weights: z.tuple([z.number(), z.number(), z.number()]),
+      rel: z.number().optional(),
+      rec: z.number().optional(),
+      imp: z.number().optional(),
+      total: z.number().optional(),
+      weights: z.tuple([z.number(), z.number(), z.number()]).optional(),
       neighbours: z
         .array(z.object({ id: z.string(), rank: z.number().int().positive(), rel: z.number(), rec: z.number(), imp: z.number(), total: z.number() }))
         .optional(),
@@ -32,7 +33,10 @@ const askResultSchema = z.object({
   leaked: z.array(z.string()),
   tokens: z.number(),
   detail: detailSchema.optional(),
+  returnedTokens: z.number().optional(),
 });
+
+const skippedSchema = z.object({ call: z.string(), message: z.string() });
 
 /** Trials without detail are stored by column: one array per field, in the scenario's ask order. */
 const columnarTrialSchema = z.object({
@@ -45,7 +49,10 @@ const columnarTrialSchema = z.object({
     tokens: z.array(z.number()),
     /** Only the asks that leaked, by ask id. */
     leaked: z.record(z.string(), z.array(z.string())),
+    /** Tokens of what retrieval returned, per ask (see AskResult.returnedTokens). */
+    returned: z.array(z.number()).optional(),
   }),
+  skipped: skippedSchema.optional(),
 });
 
 export const rowTrialSchema = z.object({
@@ -53,7 +60,11 @@ export const rowTrialSchema = z.object({
   ablation: z.string(),
   seed: z.number(),
   asks: z.array(askResultSchema),
+  skipped: skippedSchema.optional(),
+  latency: z.object({ write: z.array(z.number()), retrieve: z.array(z.number()) }).optional(),
 });
+
+const latencySummarySchema = z.object({ calls: z.number().int().min(0), p50: z.number(), p95: z.number() });
 
 const askInfoSchema = z.object({
   id: z.string(),
@@ -75,7 +86,14 @@ export const storedResultsSchema = z.object({
     description: z.string(),
     baseline: z.string(),
     ablations: z.array(
-      z.object({ name: z.string(), description: z.string(), note: z.string().optional(), policy: retrievalPolicySchema }),
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        note: z.string().optional(),
+        policy: retrievalPolicySchema.optional(),
+        system: systemInfoSchema.optional(),
+        budget: z.number().nullable().optional(),
+      }),
     ),
     seeds: z.array(z.number()),
     k: z.array(z.number()),
@@ -130,4 +148,5 @@ export const storedResultsSchema = z.object({
       }),
     })
     .optional(),
+  timing: z.record(z.string(), z.object({ write: latencySummarySchema, retrieve: latencySummarySchema })).optional(),
 });

@@ -1,4 +1,5 @@
 import type { RetrievalPolicy } from "../../memory/index.js";
+import type { SystemInfo } from "../systems/spec.js";
 
 /**
  * The shape of results/<experiment>.json. It is what the reporters read and what the regression
@@ -38,11 +39,17 @@ export interface Manifest {
   shard?: { index: number; count: number };
 }
 
+/** An ablation (recollect under a policy) or a system compared beside them (see `system`). */
 export interface AblationInfo {
   name: string;
   description: string;
   note?: string;
-  policy: RetrievalPolicy;
+  /** The policy recollect ran under; absent for a system that is not one of recollect's policies. */
+  policy?: RetrievalPolicy;
+  /** The system that ran, when it is not a recollect policy: a baseline, a module or a command. */
+  system?: SystemInfo;
+  /** The token budget the system was told at each retrieval (systems only; a policy keeps its quotas). */
+  budget?: number | null;
 }
 
 export interface AskInfo {
@@ -101,14 +108,18 @@ export interface ExperimentInfo {
 /** A gold memory's place in the ordering that produced the block, and why. */
 export interface GoldDetail {
   id: string;
-  /** Section that ranked it (its kind's section, or "pooled"); null when it was not a candidate. */
+  /**
+   * Section that ranked it (its kind's section, "pooled", or "ranking" for a system that reports
+   * one list); null when it was not a candidate.
+   */
   section: string | null;
-  rel: number;
-  rec: number;
-  imp: number;
-  total: number;
+  /** The signals, for systems that report them (recollect does); absent otherwise. */
+  rel?: number;
+  rec?: number;
+  imp?: number;
+  total?: number;
   /** The weights [rel, rec, imp] of the section that ranked it, so contributions can be compared. */
-  weights: [number, number, number];
+  weights?: [number, number, number];
   /**
    * The memories ranked just above and just below it in its section (NEIGHBOURS on each side),
    * with their signals: the ones an ablation can make overtake it, or that it can overtake.
@@ -148,6 +159,17 @@ export interface AskResult {
   tokens: number;
   /** Kept ids and score breakdowns; recorded for hand-made scenarios, omitted for large benchmarks. */
   detail?: AskDetail;
+  /**
+   * Gemma tokens of what retrieval returned: the block text when the system gives one (recollect's
+   * includes its section tags), otherwise its memories' lines (then equal to `tokens`).
+   */
+  returnedTokens?: number;
+}
+
+/** Wall times of a trial's calls to its system, in milliseconds; measured, so never compared by the check. */
+export interface CallLatency {
+  write: number[];
+  retrieve: number[];
 }
 
 export interface Trial {
@@ -155,7 +177,24 @@ export interface Trial {
   ablation: string;
   seed: number;
   asks: AskResult[];
+  /** Set when the system failed and the run skips such trials: its asks are scored as empty retrievals. */
+  skipped?: { call: string; message: string };
+  /** Only while a run is in progress (and in its journal): results keep the percentiles (see timing). */
+  latency?: CallLatency;
 }
+
+/** Percentiles of one kind of call over every trial of one ablation or system, in milliseconds. */
+export interface LatencySummary {
+  calls: number;
+  p50: number;
+  p95: number;
+}
+
+/**
+ * What the calls cost in wall time, per ablation or system. A measurement of the recording
+ * machine and its load, like the manifest's wall time: reports show it, the check ignores it.
+ */
+export type Timing = Record<string, { write: LatencySummary; retrieve: LatencySummary }>;
 
 export interface ExperimentResults {
   format: typeof RESULTS_FORMAT;
@@ -165,6 +204,8 @@ export interface ExperimentResults {
   trials: Trial[];
   /** The sweep's points, their per-ask objective and the selection, when the experiment sweeps. */
   sweep?: SweepResults;
+  /** Latency percentiles per ablation or system; see Timing. */
+  timing?: Timing;
 }
 
 /** One point of a sweep: a policy patch over the sweep's base policy. */

@@ -8,10 +8,10 @@ import type { Experiment } from "../experiment/load.js";
 import type { Trial } from "../results/types.js";
 import { codeVersion } from "./code-version.js";
 import { Journal, trialKey } from "./journal.js";
-import { packScenarios, ScenarioCache, type ScenarioRef } from "./pack.js";
+import { packScenarios, type ScenarioRef } from "./pack.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
-import { runTrialTask, type TrialOutcome, type TrialTask } from "./worker.js";
+import { runTrialTask, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
@@ -27,6 +27,8 @@ export interface RunOptions {
   onWarning?: (message: string) => void;
   /** Prices memory lines; the pinned Gemma tokenizer by default. Each distinct line is counted once per run. */
   tokenizer?: TokenCounter;
+  /** A system that fails skips its trial (scored as empty retrievals, counted in the report) instead of stopping the run. */
+  skipOnSystemError?: boolean;
 }
 
 /** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
@@ -38,7 +40,9 @@ export function trialInputs(experiment: Experiment): TrialInput[] {
       spec.seeds.map((seed) => ({
         scenario: scenario.spec,
         ablation: ablation.name,
-        policy: ablation.policy,
+        system: ablation.system,
+        writeBack: ablation.writeBack,
+        budget: ablation.budget,
         seed,
         variation: spec.variation,
         matchSource: spec.matchSource,
@@ -75,7 +79,8 @@ export function removeJournal(dir: string, experiment: Experiment, shard?: RunOp
 }
 
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
-  const inputs = shardOf(trialInputs(experiment), options.shard);
+  const skip = options.skipOnSystemError === true;
+  const inputs = shardOf(trialInputs(experiment), options.shard).map((input) => (skip ? { ...input, skipOnSystemError: true } : input));
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
   const warn = options.onWarning ?? (() => {});
   const done = journal?.load(warn) ?? new Map<string, Trial>();
@@ -112,14 +117,20 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
 export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void): Promise<void> {
   const workers = Math.max(1, Math.min(workerCount ?? availableParallelism(), tasks.length));
   if (workers <= 1) {
-    const cache = new ScenarioCache();
-    for (const task of tasks) done(runTrialTask(task, cache));
+    const state = new ThreadState();
+    try {
+      for (const task of tasks) done(await runTrialTask(task, state));
+    } finally {
+      await state.shutdown();
+    }
     return;
   }
   const pool = new Tinypool({
     filename: new URL("./worker-entry.mjs", import.meta.url).href,
     minThreads: workers,
     maxThreads: workers,
+    // Each worker ends the systems it started (a subprocess exits) before the pool ends it.
+    teardown: "teardown",
   });
   try {
     await Promise.all(tasks.map((task) => pool.run(task).then((outcome: TrialOutcome) => done(trialsOf(outcome)))));
@@ -149,7 +160,7 @@ export async function packPending(pending: TrialInput[], tokenizer?: TokenCounte
   const entries = new Map<string, { spec: TrialInput["scenario"]; writeBack: boolean }>();
   for (const input of pending) {
     const entry = entries.get(input.scenario.name) ?? { spec: input.scenario, writeBack: false };
-    entry.writeBack ||= input.policy.writeBack;
+    entry.writeBack ||= input.writeBack;
     entries.set(input.scenario.name, entry);
   }
   return packScenarios([...entries.values()], memoisedCounter(tokenizer ?? (await loadGemmaTokenizer())));

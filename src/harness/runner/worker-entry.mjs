@@ -3,6 +3,7 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { default: runTrialTask } = await import("./worker.ts");
+const worker = await import("./worker.ts");
 
-export default runTrialTask;
+export default worker.default;
+export const teardown = worker.teardown;

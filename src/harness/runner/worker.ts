@@ -1,7 +1,11 @@
+import { loadGemmaTokenizer, type TokenCounter } from "../../memory/index.js";
 import { isUserError } from "../../shared/errors.js";
 import type { Trial } from "../results/types.js";
+import { SystemHost } from "../systems/host.js";
+import type { NamedPolicy } from "../systems/recollect.js";
 import { ScenarioCache, type ScenarioRef } from "./pack.js";
-import { type NamedPolicy, runTrial, runTrialUnder, type TrialInput } from "./trial.js";
+import { memoisedCounter } from "./token-counts.js";
+import { runTrial, runTrialUnder, type TrialInput } from "./trial.js";
 
 /**
  * What crosses to a worker for one trial: the trial's settings, and where its scenario lies in
@@ -10,13 +14,35 @@ import { type NamedPolicy, runTrial, runTrialUnder, type TrialInput } from "./tr
  */
 export type TrialTask = Omit<TrialInput, "scenario"> & { scenario: ScenarioRef; under?: NamedPolicy[] };
 
-/** One cache per thread: the worker's own, or the caller's when trials run in the main thread. */
-const workerCache = new ScenarioCache();
+/**
+ * What a thread keeps across its trials: decoded scenarios, the systems it started, and the
+ * tokenizer that prices returned blocks (loaded on first need).
+ */
+export class ThreadState {
+  readonly scenarios = new ScenarioCache();
+  readonly host = new SystemHost();
+  private tokenizer: Promise<TokenCounter> | undefined;
 
-export function runTrialTask(task: TrialTask, cache: ScenarioCache = workerCache): Trial[] {
-  const { spec, tokens } = cache.get(task.scenario);
+  readonly blockTokens = (): Promise<TokenCounter> => {
+    this.tokenizer ??= loadGemmaTokenizer().then(memoisedCounter);
+    return this.tokenizer;
+  };
+
+  /** Ends the systems this thread started (a subprocess exits). */
+  shutdown(): Promise<void> {
+    return this.host.shutdown();
+  }
+}
+
+/** One state per thread: the worker's own, or the caller's when trials run in the main thread. */
+const workerState = new ThreadState();
+
+export async function runTrialTask(task: TrialTask, state: ThreadState = workerState): Promise<Trial[]> {
+  const { spec, tokens } = state.scenarios.get(task.scenario);
   const { under, ...input } = task;
-  return under === undefined ? [runTrial({ ...input, scenario: spec }, tokens)] : runTrialUnder({ ...input, scenario: spec }, under, tokens);
+  const trialInput = { ...input, scenario: spec };
+  if (under !== undefined) return runTrialUnder(trialInput, under, { tokens, host: state.host });
+  return [await runTrial(trialInput, { tokens, host: state.host, blockTokens: state.blockTokens })];
 }
 
 /** The task's trials, or the message of the UserError it stopped with. */
@@ -28,9 +54,14 @@ export type TrialOutcome = { trials: Trial[] } | { userError: string };
  */
 export default async function runTrialInWorker(task: TrialTask): Promise<TrialOutcome> {
   try {
-    return { trials: runTrialTask(task) };
+    return { trials: await runTrialTask(task) };
   } catch (error) {
     if (isUserError(error)) return { userError: error.message };
     throw error;
   }
+}
+
+/** Called by the pool before it ends a worker: a subprocess the worker started must not outlive it. */
+export async function teardown(): Promise<void> {
+  await workerState.shutdown();
 }

@@ -7,6 +7,8 @@ export const NOT_A_CANDIDATE = "not a candidate (filtered or not current)";
 export const BEYOND_NEIGHBOURS = "other memories moved past it (beyond its recorded neighbours, or absent on one side)";
 /** The margins to the memories that changed places with it moved by less than can be shown. */
 export const NO_SIGNAL_MOVED = "no signal moved the margins (ties broken differently)";
+/** One side's system reports ranks but no signals (a baseline, a module or a subprocess). */
+export const NO_SIGNALS = "its system reports no signals";
 
 type Breakdown = NonNullable<RankChange["baseline"]>;
 const SIGNALS = ["rel", "rec", "imp"] as const;
@@ -93,6 +95,8 @@ export function movedBy(base: GoldSide, variant: GoldSide): string {
   if (b === null || v === null || b.section === null || v.section === null || base.rank === null || variant.rank === null) {
     return NOT_A_CANDIDATE;
   }
+  const [bs, vs] = [breakdown(b), breakdown(v)];
+  if (bs === null || vs === null) return NO_SIGNALS;
   const dropped = variant.rank > base.rank;
   const before = new Map((b.neighbours ?? []).map((n) => [n.id, n]));
   const rivals: { id: string; shift: Record<Signal, number> }[] = [];
@@ -104,7 +108,7 @@ export function movedBy(base: GoldSide, variant: GoldSide): string {
       : after.rank > variant.rank && earlier.rank < base.rank;
     if (!changedPlaces) continue;
     const shift = {} as Record<Signal, number>;
-    for (const signal of SIGNALS) shift[signal] = margin(v, after, signal) - margin(b, earlier, signal);
+    for (const signal of SIGNALS) shift[signal] = margin(vs, after, signal) - margin(bs, earlier, signal);
     rivals.push({ id: after.id, shift });
   }
   if (rivals.length === 0) return BEYOND_NEIGHBOURS;
@@ -129,7 +133,7 @@ export function movedBy(base: GoldSide, variant: GoldSide): string {
 }
 
 /** Weighted contribution of `signal`, rival − gold, with the weights the gold's section used. */
-function margin(gold: GoldDetail, rival: NeighbourDetail, signal: Signal): number {
+function margin(gold: Breakdown, rival: NeighbourDetail, signal: Signal): number {
   const weight = gold.weights[SIGNALS.indexOf(signal)];
   return weight * (rival[signal] - gold[signal]);
 }
@@ -154,9 +158,12 @@ function side(result: AskResult, gold: string, goldIndex: number): GoldSide {
   return { rank: result.ranks[goldIndex], detail: result.detail!.gold.find((g) => g.id === gold) ?? null };
 }
 
+/** The gold memory's signals and weights, when it was a candidate of a system that reports them. */
 function breakdown(found: GoldDetail | null): Breakdown | null {
   if (found === null || found.section === null) return null;
-  return { rel: found.rel, rec: found.rec, imp: found.imp, total: found.total, weights: found.weights };
+  const { rel, rec, imp, total, weights } = found;
+  if (rel === undefined || rec === undefined || imp === undefined || total === undefined || weights === undefined) return null;
+  return { rel, rec, imp, total, weights };
 }
 
 function rankOrder(rank: number | null): number {

@@ -70,7 +70,8 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
   const aligned = alignResults(results);
   const labels = unitLabels(aligned.keys, experiment.cluster);
   const groups = groupsOf(aligned.keys);
-  const modes = new Map(experiment.ablations.map((a) => [a.name, a.policy.mode]));
+  // A system without sections ranks one list, as a pooled policy does.
+  const modes = new Map(experiment.ablations.map((a) => [a.name, a.policy?.mode ?? "pooled"]));
   const baselineMode = modes.get(experiment.baseline);
 
   const rows: MetricSummary[] = [];

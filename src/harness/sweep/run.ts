@@ -8,7 +8,7 @@
  * Either way every ranking goes through the memory system's one retrieval path.
  */
 import { retrievalPolicySchema } from "../../memory/index.js";
-import type { TokenCounter } from "../../memory/index.js";
+import type { RetrievalPolicy, TokenCounter } from "../../memory/index.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";
@@ -39,10 +39,12 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   const { spec } = experiment;
   // Only the objective is kept, so gold memories need ranking only as deep as it reads.
   const within = deepestRankRead(sweep.spec.objective.metric);
-  const input = (scenario: TrialInput["scenario"], seed: number, ablation: string, policy: TrialInput["policy"]): TrialInput => ({
+  const input = (scenario: TrialInput["scenario"], seed: number, ablation: string, policy: RetrievalPolicy): TrialInput => ({
     scenario,
     ablation,
-    policy,
+    system: { type: "recollect", policy },
+    writeBack: policy.writeBack,
+    budget: null,
     seed,
     variation: spec.variation,
     matchSource: spec.matchSource,

@@ -2,6 +2,7 @@ import type { ExperimentResults } from "../../harness/results/types.js";
 import type { ExperimentSummary } from "../../harness/summary/types.js";
 import { breakdownChart } from "./breakdown-chart.js";
 import type { ChartSpec } from "./chart-spec.js";
+import { costChart } from "./cost-chart.js";
 import { metricsChart } from "./metrics-chart.js";
 import { rankChangeChart } from "./rank-change-chart.js";
 import { recallOverTimeChart } from "./recall-over-time-chart.js";
@@ -18,6 +19,7 @@ export function experimentCharts(results: ExperimentResults, summary: Experiment
   }
   const candidates: (ChartSpec | null)[] = [
     chart("metrics", "Key metrics per ablation", metricsChart(summary)),
+    chart("cost", "Quality against cost", costChart(results, summary)),
     chart("rank-change", "Gold memory ranks: baseline vs ablation", rankChangeChart(summary)),
     chart("recall-over-time", "Recall along the timeline", recallOverTimeChart(results)),
     chart("breakdown", "Score breakdown of the largest rank changes", breakdownChart(summary)),

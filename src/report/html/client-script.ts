@@ -59,6 +59,7 @@ export const CLIENT_SCRIPT = `(function () {
     span.appendChild(el("code", "", g[0]));
     span.appendChild(document.createTextNode(" "));
     span.appendChild(el("span", "section", g[1] === null ? "not a candidate" : g[1]));
+    if (g.length < 6) return span;
     span.appendChild(document.createTextNode(" rel " + fixed(g[2]) + " · rec " + fixed(g[3]) + " · imp " + fixed(g[4]) + " → "));
     span.appendChild(el("b", "", fixed(g[5])));
     return span;

@@ -7,7 +7,8 @@ import { markdownBlock } from "./markdown.js";
 export const MAX_DRILL_DOWN_ASKS = 200;
 
 /** A gold memory's score breakdown: id, section (null: not a candidate), rel, rec, imp, total. */
-type GoldRow = [string, string | null, number, number, number, number];
+/** A gold memory's id and section, then its signals and total when its system reports them. */
+type GoldRow = [string, string | null, number, number, number, number] | [string, string | null];
 
 /**
  * What one ablation and seed did with one ask, compact: the page holds thousands of these and
@@ -37,7 +38,9 @@ export interface DrillData {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 function goldRow(gold: GoldDetail): GoldRow {
-  return [gold.id, gold.section, round(gold.rel), round(gold.rec), round(gold.imp), round(gold.total)];
+  const { rel, rec, imp, total } = gold;
+  if (rel === undefined || rec === undefined || imp === undefined || total === undefined) return [gold.id, gold.section];
+  return [gold.id, gold.section, round(rel), round(rec), round(imp), round(total)];
 }
 
 function drillRow(result: AskResult | undefined): DrillRow {

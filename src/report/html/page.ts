@@ -10,6 +10,7 @@ import { drillDowns } from "./drill-down.js";
 import { escapeHtml, htmlId, jsonForScript, scriptText } from "./escape.js";
 import { markdownBlock, markdownInline } from "./markdown.js";
 import { STYLE } from "./style.js";
+import { costTable } from "./cost-table.js";
 import { summaryTables } from "./summary-table.js";
 
 export interface ExperimentPage {
@@ -95,6 +96,8 @@ ${filters(page)}
 ${ablationsTable(page)}
 <h3>All metrics by ablation</h3>
 ${summaryTables(page.summary)}
+<h3>Cost</h3>
+${costTable(page.results, page.summary)}
 <h3>Charts</h3>
 <p class="legend">Hover a mark for its values.</p>
 ${chartsSection(index, page.charts)}

@@ -6,6 +6,7 @@ import { linkDestination } from "./escape.js";
 
 const CAPTIONS: Record<ChartName, string> = {
   metrics: "Metric means with 95% intervals per ablation",
+  cost: "The first headline metric against the tokens and the latency of retrieval",
   "rank-change": "Gold memory ranks under the baseline and each ablation",
   "recall-over-time": "Recall as the timeline advances",
   breakdown: "Score breakdown of gold memories",

@@ -2,6 +2,7 @@ import type { ReportContext } from "../reporter.js";
 import { appendixPath, resultsPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary/summarise.js";
 import { renderCharts } from "./charts.js";
+import { renderCostTable } from "./cost.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
@@ -61,7 +62,7 @@ export function importanceSentence(importance: ExperimentView["results"]["experi
 function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string, byCategory: boolean): string[] {
   const { results, summary } = view;
   const categories = summary.groups.filter((g) => g !== ALL_GROUP);
-  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`];
+  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`, `${heading} Cost${label}\n\n${renderCostTable(results, summary)}`];
   if (categories.length > 0 && !byCategory) {
     parts.push(`Means, intervals and tests per category: ${code(appendixPath(results.experiment.name))}.`);
   } else if (categories.length > 0) {
@@ -89,7 +90,8 @@ function renderRun(context: ReportContext, view: ExperimentView, heading: string
 export function renderExperiment(context: ReportContext, views: readonly ExperimentView[], options: ExperimentRenderOptions = {}): string {
   if (views.every((view) => view.results.sweep !== undefined)) return renderSweepFamily(views);
   const [first] = views;
-  const parts = [renderExperimentIntro(views), `### Ablations\n\n${renderAblations(first.results, first.summary)}`];
+  const systems = first.results.experiment.ablations.some((a) => a.system !== undefined);
+  const parts = [renderExperimentIntro(views), `### Ablations${systems ? " and systems" : ""}\n\n${renderAblations(first.results, first.summary)}`];
   if (views.length === 1) {
     parts.push(...renderRun(context, first, "###", "", true));
   } else {

@@ -7,7 +7,9 @@
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentInfo } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import type { CostRow } from "../../harness/summary/cost.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
+import { plural } from "../../shared/errors.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
 import { PROTOCOL_WORDS } from "./experiment.js";
@@ -27,7 +29,7 @@ function notable(c: Comparison): boolean {
   return !c.significant && c.mde !== undefined && c.mde > 0 && Math.abs(c.diff.mean) >= c.mde;
 }
 
-export function experimentFindings(summary: ExperimentSummary, experiment: ExperimentInfo): ExperimentFindings {
+export function experimentFindings(summary: ExperimentSummary, experiment: ExperimentInfo, cost: readonly CostRow[] = []): ExperimentFindings {
   const sentences: string[] = [];
   const description = {
     asks: experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0),
@@ -36,10 +38,13 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
   };
   const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
   const asked = experiment.protocol === undefined ? "" : ` (${PROTOCOL_WORDS[experiment.protocol]})`;
+  const systems = experiment.ablations.filter((a) => a.system !== undefined && a.name !== summary.baseline).length;
+  const others = summary.ablations.length - 1 - systems;
+  const compared = [others > 0 || systems === 0 ? plural(others, "ablation") : "", systems > 0 ? plural(systems, "system") : ""].filter(Boolean).join(" and ");
   sentences.push(
-    `${code(summary.experiment)}${asked} compares ${summary.ablations.length - 1} ablations with ${code(summary.baseline)} on ` +
+    `${code(summary.experiment)}${asked} compares ${compared} with ${code(summary.baseline)} on ` +
       `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
-      `each under ${description.seeds} seeds; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
+      `each under ${plural(description.seeds, "seed")}; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
   );
 
   // One sentence per ablation with an effect, its metrics joined; then, per metric, what was not.
@@ -85,11 +90,13 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     summary.headline.some((m) => findRow(summary, a, m, ALL_GROUP).vsBaseline?.comparable === false),
   );
   if (incomparable.length > 0) {
+    const layout = experiment.ablations.find((a) => a.name === summary.baseline)?.policy?.mode === "per-kind" ? " (one list against a section per kind)" : " (a section per kind against one list)";
     sentences.push(
       `${incomparable.map(code).join(", ")} ${incomparable.length === 1 ? "ranks" : "rank"} over a different section layout than ` +
-        `${code(summary.baseline)}, so ${incomparable.length === 1 ? "its" : "their"} rank metrics are not compared; block coverage is.`,
+        `${code(summary.baseline)}${layout}, so ${incomparable.length === 1 ? "its" : "their"} rank metrics are not compared; block coverage is.`,
     );
   }
+  sentences.push(...costSentences(cost));
 
   const claims = summary.designedFailures;
   if (claims.length > 0) {
@@ -110,8 +117,10 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
  * difference is the backend's as much as the ablation's, which the sentence must say.
  */
 function backendNote(experiment: ExperimentInfo, ablation: string): string {
-  const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy.score.relevance;
+  const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy?.score.relevance;
   const [mine, theirs] = [backend(ablation), backend(experiment.baseline)];
+  // A system outside recollect has no backend of ours to name.
+  if (mine === undefined || theirs === undefined) return "";
   return mine === theirs ? "" : ` (a comparison that crosses relevance backends, ${mine} against ${theirs})`;
 }
 
@@ -138,4 +147,24 @@ function effectClause(summary: ExperimentSummary, metric: string, c: Comparison,
 export function renderFindings(findings: readonly ExperimentFindings[]): string {
   if (findings.length === 0) return "## Findings\n\nNo results are recorded yet.";
   return ["## Findings", ...findings.map((f) => f.sentences.join(" "))].join("\n\n");
+}
+
+/**
+ * What the findings must say about cost before a comparison can be trusted: a system that took more
+ * tokens than its budget, and trials a failing system skipped.
+ */
+function costSentences(cost: readonly CostRow[]): string[] {
+  return cost.flatMap((row) => {
+    const out: string[] = [];
+    if (row.overBudget > 0 && row.budget !== undefined && row.budget !== null) {
+      out.push(
+        `${code(row.ablation)} returned more than its budget of ${formatCount(row.budget)} tokens on ${formatCount(row.overBudget)} of ${formatCount(row.asks)} asks × seeds ` +
+          `(${formatNumber(row.lineTokens, 0)} tokens per ask on average), so its coverage is bought with tokens the others did not spend.`,
+      );
+    }
+    if (row.skipped > 0) {
+      out.push(`${code(row.ablation)} failed ${row.skipped} of ${row.trials} trials, skipped and scored as empty retrievals, so its figures understate what it does when it works.`);
+    }
+    return out;
+  });
 }

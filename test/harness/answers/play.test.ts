@@ -19,7 +19,7 @@ import { isRatingPrompt } from "./double-answers.js";
 const temp = useTempDir("recollect-answer-trial-");
 const experiment = await loadExperiment(writeTinyExperiment(temp));
 const scenario = experiment.scenarios.find((s) => s.spec.name === "per-kind-demo")!.spec;
-const policy = experiment.ablations.find((a) => a.name === "full")!.policy;
+const policy = experiment.ablations.find((a) => a.name === "full")!.policy!;
 const [withReflection, , withoutReflection] = ANSWER_CONDITIONS;
 
 let tokenizer: GemmaTokenizer;

@@ -76,8 +76,12 @@ describe("loadExperiment", () => {
       description: "no change",
       note: "facts and episodes decay slowly",
       policy: { ...fullPolicy, touch: false, score: { ...fullPolicy.score, decayRate: 0.999 } },
+      system: { type: "recollect", policy: { ...fullPolicy, touch: false, score: { ...fullPolicy.score, decayRate: 0.999 } } },
+      writeBack: true,
+      // Systems would be told the full policy's total section quota.
+      budget: 168,
     });
-    expect(experiment.ablations[0].description).toBe(describePolicy(experiment.ablations[0].policy));
+    expect(experiment.ablations[0].description).toBe(describePolicy(experiment.ablations[0].policy!));
     expect(experiment.ablations[1].description).toBe("touch off → on");
   });
 
@@ -161,7 +165,7 @@ describe("loadExperiment", () => {
 
     it("a baseline that is not one of the ablations", async () => {
       const file = valid("baseline: pooled");
-      expect(await loadError(file)).toBe(`${file}: at baseline: "pooled" is not one of the experiment's ablations`);
+      expect(await loadError(file)).toBe(`${file}: at baseline: "pooled" is not one of the experiment's ablations or systems`);
     });
 
     it("a missing scenario file, saying where paths start", async () => {

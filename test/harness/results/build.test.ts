@@ -52,7 +52,7 @@ describe("buildResults", () => {
     });
     expect(results.experiment).toMatchObject({ cluster: "scenario", headline: ["recall_any@1", "coverage"] });
     expect(results.experiment.scenarios).toEqual(scenarioInfo(experiment));
-    expect(results.trials).toBe(trials);
+    expect(results.trials).toEqual(trials);
     expect("importStats" in results.experiment).toBe(false);
   });
 });

@@ -25,7 +25,10 @@ async function freshRun(experiment: Experiment): Promise<ExperimentResults> {
 
 /** The same experiment with touch turned off in every ablation's policy: a regression planted in the policy. */
 function withoutTouch(experiment: Experiment): Experiment {
-  return { ...experiment, ablations: experiment.ablations.map((a) => ({ ...a, policy: { ...a.policy, touch: false } })) };
+  return { ...experiment, ablations: experiment.ablations.map((a) => {
+      const policy = { ...a.policy!, touch: false };
+      return { ...a, policy, system: { type: "recollect" as const, policy } };
+    }) };
 }
 
 let recorded: ExperimentResults;

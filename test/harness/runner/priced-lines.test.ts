@@ -3,7 +3,7 @@ import { fullPolicy } from "../../../src/memory/index.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { variationSchema } from "../../../src/harness/experiment/schema.js";
 import { pricedLines } from "../../../src/harness/runner/priced-lines.js";
-import { runTrial } from "../../../src/harness/runner/trial.js";
+import { runPolicyTrial } from "./trials.js";
 import { scenarioSchema } from "../../../src/harness/scenario/schema.js";
 
 const SCENARIO = scenarioSchema.parse({
@@ -23,11 +23,11 @@ const SCENARIO = scenarioSchema.parse({
 });
 
 /** Runs a trial with a counter that records every text the store prices. */
-function priced(writeBack: boolean): Set<string> {
+async function priced(writeBack: boolean): Promise<Set<string>> {
   const seen = new Set<string>();
   const recording: TokenCounter = { count: (text) => (seen.add(text), 1) };
   const variation = variationSchema.parse({ distractors: 2, shuffle: true, jitter: 0.2, importanceNoise: 1 });
-  for (const seed of [1, 2, 3]) runTrial({ scenario: SCENARIO, ablation: "x", policy: { ...fullPolicy, writeBack }, seed, variation, matchSource: false, detail: false }, recording);
+  for (const seed of [1, 2, 3]) await runPolicyTrial({ scenario: SCENARIO, ablation: "x", policy: { ...fullPolicy, writeBack }, seed, variation, matchSource: false, detail: false }, recording);
   return seen;
 }
 
@@ -41,10 +41,10 @@ describe("pricedLines", () => {
     ]);
   });
 
-  it("covers every line a trial prices, with and without write-back", () => {
+  it("covers every line a trial prices, with and without write-back", async () => {
     for (const writeBack of [false, true]) {
       const lines = new Set(pricedLines(SCENARIO, writeBack));
-      for (const text of priced(writeBack)) expect(lines.has(text), text).toBe(true);
+      for (const text of await priced(writeBack)) expect(lines.has(text), text).toBe(true);
     }
     expect(pricedLines(SCENARIO, true)).toContain("- User asked: What does the user like?");
   });

@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
-import { serialiseResults } from "../../../src/harness/results/io.js";
+import { stableContent } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
 import { UserError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
+import { withoutLatency } from "./trials.js";
 
 const temp = useTempDir();
 let experiment: Experiment;
@@ -15,7 +16,7 @@ let reference: string;
 
 beforeAll(async () => {
   experiment = await loadExperiment(writeTinyExperiment(temp));
-  reference = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+  reference = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
 });
 
 describe("trialInputs", () => {
@@ -27,22 +28,22 @@ describe("trialInputs", () => {
     expect(keys).toEqual(expected);
   });
 
-  it("hands each trial its ablation's policy and the experiment's variation", () => {
+  it("hands each trial its ablation's system (recollect under its policy) and the experiment's variation", () => {
     for (const input of trialInputs(experiment)) {
-      expect(input.policy).toBe(experiment.ablations.find((a) => a.name === input.ablation)!.policy);
+      expect(input.system).toEqual({ type: "recollect", policy: experiment.ablations.find((a) => a.name === input.ablation)!.policy });
       expect(input.variation).toEqual({ jitter: 0.1, distractors: 2, shuffle: true, importanceNoise: 1, unratedImportanceNoise: 0 });
     }
   });
 });
 
-describe("runTrials", () => {
+describe("runTrials (results apart from their measured call latencies)", () => {
   it("gives byte-identical results when run twice", async () => {
-    const again = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+    const again = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
     expect(again).toBe(reference);
   });
 
   it("gives byte-identical results with two worker processes as with one", async () => {
-    const parallel = serialiseResults(resultsOf(experiment, await runTrials(experiment, { workers: 2 })));
+    const parallel = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 2 })));
     expect(parallel).toBe(reference);
   });
 
@@ -77,8 +78,8 @@ describe("runTrials", () => {
     });
 
     it("run only their own trials, each the same as in the whole run", async () => {
-      const whole = await runTrials(experiment, { workers: 1 });
-      const second = await runTrials(experiment, { workers: 1, shard: { index: 2, count: 2 } });
+      const whole = (await runTrials(experiment, { workers: 1 })).map(withoutLatency);
+      const second = (await runTrials(experiment, { workers: 1, shard: { index: 2, count: 2 } })).map(withoutLatency);
       expect(second).toEqual(whole.filter((_, i) => i % 2 === 1));
     });
   });
@@ -113,7 +114,7 @@ describe("runTrials", () => {
       const progress: number[] = [];
       const resumed = await runTrials(experiment, { workers: 1, journalDir: dir, onProgress: (done) => progress.push(done) });
       expect(progress[0]).toBe(5);
-      expect(serialiseResults(resultsOf(experiment, resumed))).toBe(reference);
+      expect(stableContent(resultsOf(experiment, resumed))).toBe(reference);
       // The journal stays until the caller has written the results, then goes.
       expect(existsSync(journalFile(dir))).toBe(true);
       removeJournal(dir, experiment);
@@ -137,7 +138,7 @@ describe("runTrials", () => {
       new Journal(journalFile(dir)).append({ scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] });
       const warnings: string[] = [];
       const trials = await runTrials(experiment, { workers: 1, journalDir: dir, onWarning: (w) => warnings.push(w) });
-      expect(serialiseResults(resultsOf(experiment, trials))).toBe(reference);
+      expect(stableContent(resultsOf(experiment, trials))).toBe(reference);
       expect(warnings).toEqual([
         `${journalFile(dir)}: the journalled trial ${first.scenario.name} / ${first.ablation} / seed ${first.seed} does not hold this scenario's asks; it runs again`,
       ]);
@@ -149,7 +150,7 @@ describe("runTrials", () => {
       const stale = new Journal(`${dir}/${experiment.spec.name}-${"0".repeat(16)}.ndjson`);
       stale.append({ scenario: first.scenario.name, ablation: first.ablation, seed: first.seed, asks: [] });
       const trials = await runTrials(experiment, { workers: 1, journalDir: dir });
-      expect(serialiseResults(resultsOf(experiment, trials))).toBe(reference);
+      expect(stableContent(resultsOf(experiment, trials))).toBe(reference);
       expect(stale.load().has(trialKey(trials[0]))).toBe(true);
     });
   });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { variationSchema } from "../../../src/harness/experiment/schema.js";
-import { runTrial } from "../../../src/harness/runner/trial.js";
+import { runPolicyTrial } from "./trials.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 import { fullPolicy } from "../../../src/memory/presets.js";
 import type { SectionRanking } from "../../../src/memory/rank/section-ranking.js";
@@ -40,11 +40,11 @@ const SCENARIO = scenarioSchema.parse({
 
 describe("a trial's ranking", () => {
   const run = (detail: boolean) =>
-    runTrial({ scenario: SCENARIO, ablation: "full", policy: fullPolicy, seed: 1, variation: variationSchema.parse({}), matchSource: false, detail }, words);
+    runPolicyTrial({ scenario: SCENARIO, ablation: "full", policy: fullPolicy, seed: 1, variation: variationSchema.parse({}), matchSource: false, detail }, words);
 
-  it("goes through the bounded ranker, which visits fewer facts than the store holds, and still ranks a deep gold memory", () => {
+  it("goes through the bounded ranker, which visits fewer facts than the store holds, and still ranks a deep gold memory", async () => {
     rankings.length = 0;
-    const [ask] = run(false).asks;
+    const [ask] = (await run(false)).asks;
     // 24 facts have importance 7 to 10; of the six at importance 6, f05 has the smallest id.
     expect(ask.ranks).toEqual([25]);
     // One ranking per section of the one retrieval.
@@ -54,8 +54,8 @@ describe("a trial's ranking", () => {
     expect(semantic.visited).toBeLessThan(FACTS.length);
   });
 
-  it("records a deep gold memory's signals and the memories just above and below it", () => {
-    const [ask] = run(true).asks;
+  it("records a deep gold memory's signals and the memories just above and below it", async () => {
+    const [ask] = (await run(true)).asks;
     expect(ask.detail!.kept).not.toContain("f05");
     const gold = ask.detail!.gold[0];
     expect(gold).toMatchObject({ id: "f05", section: "semantic", rel: 0, rec: 1, imp: 0.6 });

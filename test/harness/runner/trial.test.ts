@@ -5,7 +5,7 @@ import type { RetrievalPolicy } from "../../../src/memory/types.js";
 import { variationSchema } from "../../../src/harness/experiment/schema.js";
 import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult } from "../../../src/harness/results/types.js";
-import { runTrial, type TrialInput } from "../../../src/harness/runner/trial.js";
+import { runPolicyTrial } from "./trials.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 
 /** Counts words, so token figures can be checked by hand; the trial logic does not depend on the tokenizer. */
@@ -34,7 +34,8 @@ const SCENARIO = scenarioSchema.parse({
   ],
 } satisfies ScenarioInput);
 
-const input = (overrides: Partial<TrialInput> = {}): TrialInput => ({
+type Input = Parameters<typeof runPolicyTrial>[0];
+const input = (overrides: Partial<Input> = {}): Input => ({
   scenario: SCENARIO,
   ablation: "full",
   policy: fullPolicy,
@@ -47,15 +48,15 @@ const input = (overrides: Partial<TrialInput> = {}): TrialInput => ({
 
 const askOf = (asks: AskResult[], id: string) => asks.find((a) => a.ask === id)!;
 
-describe("runTrial", () => {
-  const trial = runTrial(input(), words);
+describe("runTrial", async () => {
+  const trial = await runPolicyTrial(input(), words);
 
-  it("names its scenario, ablation and seed and lists the asks in scenario order", () => {
+  it("names its scenario, ablation and seed and lists the asks in scenario order", async () => {
     expect(trial).toMatchObject({ scenario: "trial-spec", ablation: "full", seed: 1 });
     expect(trial.asks.map((a) => a.ask)).toEqual(["where", "no-gold", "code-later", "recall-turn", "by-source"]);
   });
 
-  it("ranks the gold memory within its kind's section and records why", () => {
+  it("ranks the gold memory within its kind's section and records why", async () => {
     const where = askOf(trial.asks, "where");
     expect(where.ranks).toEqual([1]);
     expect(where.coverage).toBe(1);
@@ -64,11 +65,11 @@ describe("runTrial", () => {
     // Facts resist decay in the full policy (rec 1); importance 7 of 10; two of four query words shared.
     expect(gold.rec).toBe(1);
     expect(gold.imp).toBe(0.7);
-    expect(gold.total).toBeCloseTo(gold.rel + gold.rec + gold.imp, 6);
+    expect(gold.total).toBeCloseTo(gold.rel! + gold.rec! + gold.imp!, 6);
     expect(where.detail!.kept).toContain("home");
   });
 
-  it("never lets a corrected memory reach the block, and counts a declared stale one that does as leaked", () => {
+  it("never lets a corrected memory reach the block, and counts a declared stale one that does as leaked", async () => {
     for (const ask of trial.asks) expect(ask.detail!.kept).not.toContain("home-old");
     const noGold = askOf(trial.asks, "no-gold");
     expect(noGold.detail!.kept).toContain("tea");
@@ -76,27 +77,27 @@ describe("runTrial", () => {
     expect(metricValue(noGold, "leakage")).toBe(1);
   });
 
-  it("keeps an ask without gold memories, scoring 0 on rank metrics and n/a on coverage", () => {
+  it("keeps an ask without gold memories, scoring 0 on rank metrics and n/a on coverage", async () => {
     const noGold = askOf(trial.asks, "no-gold");
     expect(noGold.ranks).toEqual([]);
     expect(noGold.coverage).toBeNull();
     for (const metric of metricNames([1, 3]).filter((m) => /recall|mrr|ndcg/.test(m))) expect(metricValue(noGold, metric)).toBe(0);
   });
 
-  it("counts an expired memory as missing once it has expired", () => {
+  it("counts an expired memory as missing once it has expired", async () => {
     const later = askOf(trial.asks, "code-later");
     expect(later.ranks).toEqual([null]);
     expect(later.coverage).toBe(0);
     expect(later.detail!.gold[0]).toMatchObject({ id: "code", section: null, rel: 0, rec: 0, imp: 0, total: 0 });
   });
 
-  it("writes each ask back under its derived id, so a later ask can find it; without write-back it cannot", () => {
+  it("writes each ask back under its derived id, so a later ask can find it; without write-back it cannot", async () => {
     expect(askOf(trial.asks, "recall-turn").ranks[0]).not.toBeNull();
     const noWriteBack: RetrievalPolicy = { ...fullPolicy, writeBack: false };
-    expect(askOf(runTrial(input({ policy: noWriteBack }), words).asks, "recall-turn").ranks).toEqual([null]);
+    expect(askOf((await runPolicyTrial(input({ policy: noWriteBack }), words)).asks, "recall-turn").ranks).toEqual([null]);
   });
 
-  it("counts block tokens per section and in total", () => {
+  it("counts block tokens per section and in total", async () => {
     for (const ask of trial.asks) {
       const perSection = Object.values(ask.detail!.sectionTokens).reduce((a, b) => a + b, 0);
       expect(ask.tokens).toBe(perSection);
@@ -104,27 +105,27 @@ describe("runTrial", () => {
     expect(askOf(trial.asks, "where").tokens).toBeGreaterThan(0);
   });
 
-  it("counts a memory whose source is the gold id only when the experiment matches sources", () => {
+  it("counts a memory whose source is the gold id only when the experiment matches sources", async () => {
     expect(askOf(trial.asks, "by-source").ranks).toEqual([null]);
-    const matching = askOf(runTrial(input({ matchSource: true }), words).asks, "by-source");
+    const matching = askOf((await runPolicyTrial(input({ matchSource: true }), words)).asks, "by-source");
     expect(matching.ranks[0]).not.toBeNull();
     expect(matching.coverage).toBe(1);
   });
 
-  it("leaves out kept ids and score breakdowns when detail is off", () => {
-    const lean = runTrial(input({ detail: false }), words);
+  it("leaves out kept ids and score breakdowns when detail is off", async () => {
+    const lean = (await runPolicyTrial(input({ detail: false }), words));
     for (const ask of lean.asks) expect(ask.detail).toBeUndefined();
     expect(lean.asks.map(({ detail: _, ...rest }) => rest)).toEqual(trial.asks.map(({ detail: _, ...rest }) => rest));
   });
 
-  it("gives the same result every time: each trial starts from a fresh store", () => {
-    expect(runTrial(input(), words)).toEqual(trial);
+  it("gives the same result every time: each trial starts from a fresh store", async () => {
+    expect((await runPolicyTrial(input(), words))).toEqual(trial);
   });
 
-  it("lists asks in scenario order whatever order a shuffling seed asked them in", () => {
+  it("lists asks in scenario order whatever order a shuffling seed asked them in", async () => {
     const shuffle = variationSchema.parse({ shuffle: true });
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
-      expect(runTrial(input({ seed, variation: shuffle }), words).asks.map((a) => a.ask)).toEqual(trial.asks.map((a) => a.ask));
+      expect((await runPolicyTrial(input({ seed, variation: shuffle }), words)).asks.map((a) => a.ask)).toEqual(trial.asks.map((a) => a.ask));
     }
   });
 });

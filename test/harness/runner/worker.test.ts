@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
 import { variationSchema } from "../../../src/harness/experiment/schema.js";
-import { packScenarios, ScenarioCache } from "../../../src/harness/runner/pack.js";
-import { runTrial } from "../../../src/harness/runner/trial.js";
-import { runTrialTask } from "../../../src/harness/runner/worker.js";
+import { packScenarios } from "../../../src/harness/runner/pack.js";
+import { runTrialTask, ThreadState } from "../../../src/harness/runner/worker.js";
+import { policyInput, runPolicyTrial, withoutLatency } from "./trials.js";
 import { scenarioSchema } from "../../../src/harness/scenario/schema.js";
 
 const SCENARIO = scenarioSchema.parse({
@@ -18,14 +18,20 @@ const SCENARIO = scenarioSchema.parse({
 const words = { count: (text: string) => text.split(" ").length };
 
 describe("runTrialTask", () => {
-  it("runs the trial a reference names, with the prepared counts, as runTrial does with the counter itself", () => {
+  it("runs the trial a reference names, with the prepared counts, as runTrial does with the counter itself", async () => {
     const refs = packScenarios([{ spec: SCENARIO, writeBack: true }], words);
     const settings = { ablation: "full", policy: fullPolicy, seed: 3, variation: variationSchema.parse({ shuffle: true }), matchSource: false, detail: true };
-    const trials = runTrialTask({ ...settings, scenario: refs.get("task")! }, new ScenarioCache());
-    expect(trials).toEqual([runTrial({ ...settings, scenario: SCENARIO }, words)]);
+    const { scenario: _, ...task } = policyInput({ ...settings, scenario: SCENARIO });
+    const state = new ThreadState();
+    const trials = await runTrialTask({ ...task, scenario: refs.get("task")! }, state);
+    // The thread prices each returned block with the Gemma tokenizer.
+    expect(trials[0].asks[0].returnedTokens).toBeGreaterThan(trials[0].asks[0].tokens);
+    const unpriced = trials.map((t) => ({ ...withoutLatency(t), asks: t.asks.map(({ returnedTokens: __, ...a }) => a) }));
+    expect(unpriced).toEqual([await runPolicyTrial({ ...settings, scenario: SCENARIO }, words)]);
+    await state.shutdown();
   });
 
-  it("ranks each ask under every policy it is given, one trial each, in one pass of the timeline", () => {
+  it("ranks each ask under every policy it is given, one trial each, in one pass of the timeline", async () => {
     const refs = packScenarios([{ spec: SCENARIO, writeBack: true }], words);
     const base = { ...fullPolicy, touch: false };
     const settings = { ablation: "sweep", policy: base, seed: 3, variation: variationSchema.parse({ shuffle: true }), matchSource: false, detail: true };
@@ -33,7 +39,9 @@ describe("runTrialTask", () => {
       { name: "a", policy: base },
       { name: "b", policy: { ...base, score: { ...base.score, weights: [0, 1, 0] as [number, number, number] } } },
     ];
-    const trials = runTrialTask({ ...settings, scenario: refs.get("task")!, under }, new ScenarioCache());
-    expect(trials).toEqual(under.map(({ name, policy }) => runTrial({ ...settings, ablation: name, policy, scenario: SCENARIO }, words)));
+    const { scenario: _, ...task } = policyInput({ ...settings, scenario: SCENARIO });
+    const trials = await runTrialTask({ ...task, scenario: refs.get("task")!, under }, new ThreadState());
+    const alone = await Promise.all(under.map(({ name, policy }) => runPolicyTrial({ ...settings, ablation: name, policy, scenario: SCENARIO }, words)));
+    expect(trials).toEqual(alone);
   });
 });

@@ -132,7 +132,7 @@ describe("rankChanges", () => {
     }
     const worse = (seeds: number[]) => (a: AskResult, trial: Trial): AskResult => {
       if (!seeds.includes(trial.seed) || a.detail === undefined) return a;
-      const gold = a.detail.gold.map((g) => ({ ...g, imp: g.imp - 0.25, total: g.total - 0.25 }));
+      const gold = a.detail.gold.map((g) => ({ ...g, imp: g.imp! - 0.25, total: g.total! - 0.25 }));
       return { ...a, ranks: a.ranks.map(() => 6), detail: { ...a.detail, gold } };
     };
     const withVariants = addAblation(addAblation(flat, "one-seed-worse", "full", worse([1])), "two-seeds-worse", "full", worse([1, 2]));

@@ -165,7 +165,7 @@ describe("summarise", () => {
 
   it("does not compare rank metrics across a per-kind and a pooled layout, only block metrics", () => {
     const pooled = addAblation(results, "pooled", "full");
-    pooled.experiment.ablations.find((a) => a.name === "pooled")!.policy.mode = "pooled";
+    pooled.experiment.ablations.find((a) => a.name === "pooled")!.policy!.mode = "pooled";
     const s = summarise(pooled, FAST);
     for (const metric of s.metrics) {
       const c = findRow(s, "pooled", metric).vsBaseline!;

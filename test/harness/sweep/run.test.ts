@@ -4,7 +4,9 @@ import { metricValue } from "../../../src/harness/metrics.js";
 import { runTrials, trialInputs } from "../../../src/harness/runner/run.js";
 import { runTrial, runTrialUnder } from "../../../src/harness/runner/trial.js";
 import { runSweep } from "../../../src/harness/sweep/run.js";
-import { loadGemmaTokenizer } from "../../../src/memory/index.js";
+import { loadGemmaTokenizer, type RetrievalPolicy } from "../../../src/memory/index.js";
+import { SystemHost } from "../../../src/harness/systems/index.js";
+import { withoutLatency } from "../runner/trials.js";
 import { memoisedCounter } from "../../../src/harness/runner/token-counts.js";
 import { useTempDir } from "../temp-files.js";
 import { TINY_SCENARIOS } from "../tiny-experiment.js";
@@ -46,7 +48,17 @@ beforeAll(async () => {
 
 /** The experiment with the sweep's points as its ablations, for the ordinary runner. */
 function pointsAsAblations(e: Experiment): Experiment {
-  return { ...e, ablations: e.sweep!.points.map((p) => ({ name: p.id, description: p.label, policy: p.policy })) };
+  return {
+    ...e,
+    ablations: e.sweep!.points.map((p) => ({
+      name: p.id,
+      description: p.label,
+      policy: p.policy,
+      system: { type: "recollect" as const, policy: p.policy },
+      writeBack: p.policy.writeBack,
+      budget: null,
+    })),
+  };
 }
 
 describe("the one-pass evaluation of a sweep", () => {
@@ -54,12 +66,12 @@ describe("the one-pass evaluation of a sweep", () => {
     const tokenizer = memoisedCounter(await loadGemmaTokenizer());
     const points = experiment.sweep!.points.map((p) => ({ name: p.id, policy: p.policy }));
     for (const input of trialInputs(pointsAsAblations(experiment)).filter((i) => i.ablation === points[0].name)) {
-      const shared = runTrialUnder({ ...input, policy: experiment.sweep!.base }, points, tokenizer);
-      points.forEach((point, i) => {
-        expect(shared[i], `${input.scenario.name} seed ${input.seed} ${point.name}`).toEqual(
-          runTrial({ ...input, ablation: point.name, policy: point.policy }, tokenizer),
-        );
-      });
+      const base = experiment.sweep!.base;
+      const shared = await runTrialUnder({ ...input, system: { type: "recollect", policy: base }, writeBack: base.writeBack }, points, { tokens: tokenizer, host: new SystemHost() });
+      for (const [i, point] of points.entries()) {
+        const alone = await runTrial({ ...input, ablation: point.name, system: { type: "recollect", policy: point.policy } }, { tokens: tokenizer, host: new SystemHost() });
+        expect(shared[i], `${input.scenario.name} seed ${input.seed} ${point.name}`).toEqual(withoutLatency(alone));
+      }
     }
   });
 
@@ -108,7 +120,8 @@ describe("the one-pass evaluation of a sweep", () => {
   it("refuses to share a timeline between policies that touch", async () => {
     const tokenizer = memoisedCounter(await loadGemmaTokenizer());
     const input = trialInputs(experiment)[0];
-    const touching = { ...input.policy, touch: true };
-    expect(() => runTrialUnder(input, [{ name: "a", policy: touching }, { name: "b", policy: touching }], tokenizer)).toThrow(/cannot be shared/);
+    const touching = { ...(input.system as { policy: RetrievalPolicy }).policy, touch: true };
+    const context = { tokens: tokenizer, host: new SystemHost() };
+    await expect(runTrialUnder(input, [{ name: "a", policy: touching }, { name: "b", policy: touching }], context)).rejects.toThrow(/cannot be shared/);
   });
 });

@@ -23,9 +23,10 @@ describe("experimentCharts", () => {
   const results = handMadeResults();
   const summary = handMadeSummary(results);
 
-  it("draws the four charts in report order for an experiment with rank changes and timelines", () => {
+  it("draws the five charts in report order for an experiment with rank changes and timelines", () => {
     expect(experimentCharts(results, summary).map((c) => c.name)).toEqual([
       "metrics",
+      "cost",
       "rank-change",
       "recall-over-time",
       "breakdown",
@@ -52,7 +53,7 @@ describe("experimentCharts", () => {
 
   it("skips the rank-change and breakdown charts when no gold memory moved", () => {
     const names = experimentCharts(results, { ...summary, rankChanges: [] }).map((c) => c.name);
-    expect(names).toEqual(["metrics", "recall-over-time"]);
+    expect(names).toEqual(["metrics", "cost", "recall-over-time"]);
   });
 
   it("skips recall over time when no scenario asks at three or more moments", () => {

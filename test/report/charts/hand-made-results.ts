@@ -175,9 +175,9 @@ export function handMadeSummary(results: ExperimentResults): ExperimentSummary {
         ablation: trial.ablation,
         baselineRank: base.ranks[0] ?? null,
         ablationRank: result.ranks[0] ?? null,
-        movedBy: `rec ${(v.rec - b.rec).toFixed(2)}`,
-        baseline: { rel: b.rel, rec: b.rec, imp: b.imp, total: b.total, weights: b.weights },
-        variant: { rel: v.rel, rec: v.rec, imp: v.imp, total: v.total, weights: v.weights },
+        movedBy: `rec ${(v.rec! - b.rec!).toFixed(2)}`,
+        baseline: { rel: b.rel!, rec: b.rec!, imp: b.imp!, total: b.total!, weights: b.weights! },
+        variant: { rel: v.rel!, rec: v.rec!, imp: v.imp!, total: v.total!, weights: v.weights! },
       });
     }
   }

@@ -50,7 +50,7 @@ describe("htmlReporter", () => {
     const opened = html.match(/<script\b/gi)!.length;
     expect(html.match(/<\/script>/gi)!.length).toBe(opened);
     // Vega and the driver script, one JSON island per chart and one for the asks.
-    expect(opened).toBe(2 + 4 + 1);
+    expect(opened).toBe(2 + 5 + 1);
   });
 
   it("has a summary table per group with intervals, letters and differences from the baseline", async () => {
@@ -120,7 +120,7 @@ describe("htmlReporter", () => {
   it("shows a chart container per chart, each pointing at its embedded spec", async () => {
     const html = await page();
     const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="([^"]+)">/g)];
-    expect(containers.map((m) => m[2])).toEqual(["metrics", "rank-change", "recall-over-time", "breakdown"]);
+    expect(containers.map((m) => m[2])).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
     for (const [, , , spec] of containers) expect(html).toContain(`<script type="application/json" id="${spec}">`);
   });
 

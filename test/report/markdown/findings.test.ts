@@ -19,7 +19,7 @@ describe("experimentFindings", () => {
   results = addAblation(results, "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
   results = addAblation(results, "copy", "full");
   results = addAblation(results, "pooled", "full");
-  results.experiment.ablations.find((a) => a.name === "pooled")!.policy.mode = "pooled";
+  results.experiment.ablations.find((a) => a.name === "pooled")!.policy!.mode = "pooled";
   const { summary, text } = findingsOf(results);
 
   it("opens with the experiment, its size and its unit", () => {
@@ -57,7 +57,7 @@ describe("experimentFindings", () => {
   });
 
   it("does not compare rank metrics across layouts, and says so", () => {
-    expect(text).toContain("`pooled` ranks over a different section layout than `full`, so its rank metrics are not compared; block coverage is.");
+    expect(text).toContain("`pooled` ranks over a different section layout than `full` (one list against a section per kind), so its rank metrics are not compared; block coverage is.");
   });
 
   it("counts the designed failures that hold across seeds", () => {
@@ -68,7 +68,7 @@ describe("experimentFindings", () => {
     let crossed = addAblation(syntheticResults(), "lexical", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
     crossed.experiment.cluster = "ask";
     const lexical = crossed.experiment.ablations.find((a) => a.name === "lexical")!;
-    lexical.policy = { ...lexical.policy, score: { ...lexical.policy.score, relevance: "bm25" } };
+    lexical.policy = { ...lexical.policy!, score: { ...lexical.policy!.score, relevance: "bm25" } };
     const sentence = findingsOf(crossed).text;
     expect(sentence).toMatch(/`lexical` raises `recall_any@1` by .*?\) \(a comparison that crosses relevance backends, bm25 against words\)\./);
     crossed = addAblation(crossed, "same-backend", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
