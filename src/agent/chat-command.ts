@@ -6,13 +6,14 @@
  * replaying), checks the server first with GET /api/tags so a stopped server fails fast with the
  * one-line server-down error, and prints the block and the answer.
  */
-import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore } from "../memory/index.js";
+import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore, usesEmbedding } from "../memory/index.js";
 import type { MemoryStore } from "../memory/index.js";
 import type { NewMemory, RetrievalPolicy } from "../memory/index.js";
-import { usesEmbedding, type TurnResult } from "./chat-loop.js";
+import type { TurnResult } from "./chat-loop.js";
 import { OllamaClient } from "../model/client.js";
-import { type Embedder, modelEmbedder } from "../model/embedder.js";
-import { DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL } from "../model/options.js";
+import type { Embedder } from "../model/embedder.js";
+import { cachedEmbedder, createEmbedder, DEFAULT_CACHE_FILE, DEFAULT_EMBEDDING_MODEL, EmbeddingCache, parseModelId } from "../model/embedding/index.js";
+import { DEFAULT_CHAT_MODEL } from "../model/options.js";
 import { RatedMemory } from "./rated-memory.js";
 import { createRecordingClient, type RecordMode } from "../model/recorder.js";
 import { REFLECTION_THRESHOLD } from "./reflection.js";
@@ -52,9 +53,27 @@ export function demoMemories(now: number, scope = DEMO_SCOPE): NewMemory[] {
   ];
 }
 
-/** The models a chat under `policy` calls: the chat model, and the embedding model when the policy ranks by embedding. */
-export function chatModels(policy: RetrievalPolicy, model: string, embedModel = DEFAULT_EMBED_MODEL): string[] {
-  return usesEmbedding(policy) ? [model, embedModel] : [model];
+/**
+ * The models a chat under `policy` asks its Ollama server for: the chat model, and the embedding
+ * model when the policy ranks by embedding with an Ollama model (an in-process or other server's
+ * model is not the Ollama server's to have).
+ */
+export function chatModels(policy: RetrievalPolicy, model: string, embedModel = DEFAULT_EMBEDDING_MODEL): string[] {
+  const parsed = parseModelId(embedModel);
+  return usesEmbedding(policy) && parsed.provider === "ollama" ? [model, parsed.name] : [model];
+}
+
+/**
+ * The embedder a chat ranks with: the model the id names (the in-process encoder by default), its
+ * vectors through the persistent cache. An Ollama model on the chat's own server goes through the
+ * chat's client, so recordings cover its calls too.
+ */
+export async function chatEmbedder(settings: { model?: string; url?: string; client: ModelClient; cacheFile?: string }): Promise<{ embedder: Embedder; close(): void }> {
+  const model = settings.model ?? DEFAULT_EMBEDDING_MODEL;
+  const sameServer = parseModelId(model).provider === "ollama" && settings.url === undefined;
+  const inner = await createEmbedder({ model, ...(settings.url === undefined ? {} : { url: settings.url }), ...(sameServer ? { client: settings.client } : {}) });
+  const cache = EmbeddingCache.open(settings.cacheFile ?? DEFAULT_CACHE_FILE);
+  return { embedder: cachedEmbedder(inner, cache), close: () => cache.close() };
 }
 
 export interface ChatSessionOptions {
@@ -64,8 +83,8 @@ export interface ChatSessionOptions {
   storePath: string;
   policy: RetrievalPolicy;
   model: string;
-  /** Used when the policy ranks by embedding; DEFAULT_EMBED_MODEL by default. */
-  embedModel?: string;
+  /** Embeds memories and queries; required when the policy ranks by embedding. */
+  embedder?: Embedder;
   scope: string;
   /** The model's sampling seed. */
   samplingSeed?: number;
@@ -82,7 +101,8 @@ export class ChatSession {
     private readonly options: ChatSessionOptions,
     readonly store: MemoryStore,
   ) {
-    this.embedder = usesEmbedding(options.policy) ? modelEmbedder(options.client, options.embedModel ?? DEFAULT_EMBED_MODEL) : undefined;
+    if (usesEmbedding(options.policy) && options.embedder === undefined) throw new TypeError("the policy ranks by embedding, but the chat session was given no embedder");
+    this.embedder = usesEmbedding(options.policy) ? options.embedder : undefined;
     this.memory = new RatedMemory({
       client: options.client,
       store,
@@ -138,7 +158,10 @@ export interface RunChatOptions {
   timeoutMs?: number;
   maxReplyBytes?: number;
   model?: string;
+  /** The embedding model id (the in-process encoder by default), its server, and the cache file. */
   embedModel?: string;
+  embedUrl?: string;
+  embeddingCache?: string;
   reflectionThreshold?: number;
   /** Record or replay the calls; live by default. */
   recordings?: { mode: RecordMode; file: string; timestamp?: () => string };
@@ -163,13 +186,16 @@ export async function runChat(options: RunChatOptions): Promise<TurnResult> {
   }
 
   const now = options.now ?? (options.seedMemories ? DEMO_NOW : Date.now());
+  const embedding = usesEmbedding(options.policy)
+    ? await chatEmbedder({ client, ...(options.embedModel === undefined ? {} : { model: options.embedModel }), ...(options.embedUrl === undefined ? {} : { url: options.embedUrl }), ...(options.embeddingCache === undefined ? {} : { cacheFile: options.embeddingCache }) })
+    : undefined;
   const session = ChatSession.open({
     client,
     tokenizer: await loadGemmaTokenizer(),
     storePath: options.storePath ?? ":memory:",
     policy: options.policy,
     model,
-    ...(options.embedModel === undefined ? {} : { embedModel: options.embedModel }),
+    ...(embedding === undefined ? {} : { embedder: embedding.embedder }),
     scope: options.scope ?? DEMO_SCOPE,
     ...(options.samplingSeed === undefined ? {} : { samplingSeed: options.samplingSeed }),
     ...(options.reflectionThreshold === undefined ? {} : { reflectionThreshold: options.reflectionThreshold }),
@@ -182,5 +208,6 @@ export async function runChat(options: RunChatOptions): Promise<TurnResult> {
     return result;
   } finally {
     session.close();
+    embedding?.close();
   }
 }

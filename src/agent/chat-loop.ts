@@ -4,7 +4,7 @@
  * own embedding, so later queries can find it). The client (live or replayed), the store, the
  * policy and the clock are passed in, so the harness and the CLI run the same code.
  */
-import { retrieve, turnText, writeBack } from "../memory/index.js";
+import { retrieve, turnText, usesEmbedding, writeBack } from "../memory/index.js";
 import type { MemoryStore } from "../memory/index.js";
 import type { Block, RetrievalPolicy, RetrieveRequest, Turn } from "../memory/index.js";
 import type { Embedder } from "../model/embedder.js";
@@ -42,13 +42,6 @@ export const DEFAULT_SYSTEM_PROMPT =
   "You are a helpful assistant with a long-term memory of this user. The memory block below holds " +
   "what you remember, grouped by kind. Use it when it is relevant, prefer newer facts, and answer " +
   "briefly. If the memory does not hold the answer, say that you do not know.";
-
-/** Whether any part of the policy that retrieval uses ranks by embedding. */
-export function usesEmbedding(policy: RetrievalPolicy): boolean {
-  const rules = policy.mode === "pooled" ? [policy.pooled] : Object.values(policy.sections);
-  const backend = (rule: (typeof rules)[number]) => rule.score?.relevance ?? policy.score.relevance;
-  return rules.some((rule) => rule.order === "score" && backend(rule) === "embedding");
-}
 
 function systemMessage(block: Block, prompt = DEFAULT_SYSTEM_PROMPT): ChatMessage {
   return { role: "system", content: `${prompt}\n\n${block.text}` };

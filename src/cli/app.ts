@@ -30,6 +30,8 @@ export interface ExperimentArgs extends DataArgs {
   files: string[];
   workers?: number;
   onSystemError: OnSystemError;
+  /** The embedding cache file (default .recollect/embeddings.db). */
+  embeddingCache?: string;
   resume: boolean;
   shard?: { index: number; count: number };
   /** Where results, reports and EVALUATION.md go (see cli/commands/pipeline.ts for the default). */
@@ -39,6 +41,8 @@ export interface CheckArgs extends DataArgs {
   files: string[];
   workers?: number;
   onSystemError: OnSystemError;
+  /** The embedding cache file (default .recollect/embeddings.db). */
+  embeddingCache?: string;
   update: boolean;
   out?: string;
 }
@@ -61,6 +65,8 @@ export interface ModelArgs {
 export interface ChatArgs extends ModelArgs {
   seed: boolean;
   embedModel?: string;
+  embedUrl?: string;
+  embeddingCache?: string;
   db?: string;
   message?: string;
   policy?: string;
@@ -126,6 +132,10 @@ const filesPositional = <T>(y: Argv<T>) =>
 const workersOption = <T>(y: Argv<T>) =>
   y
     .option("workers", { type: "number", describe: "worker threads (default: all cores); results do not depend on it", coerce: wholeAtLeast("--workers", 1) })
+    .option("embedding-cache", {
+      type: "string",
+      describe: "the SQLite file that keeps every embedding, shared by runs (default .recollect/embeddings.db)",
+    })
     .option("on-system-error", {
       choices: ["stop", "skip"] as const,
       default: "stop" as const,
@@ -162,6 +172,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           files: a.files as string[],
           workers: a.workers,
           onSystemError: a.onSystemError,
+          ...(a.embeddingCache === undefined ? {} : { embeddingCache: a.embeddingCache }),
           resume: a.resume,
           shard: parseShard(a.shard),
           out: a.out,
@@ -181,6 +192,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           files: a.files as string[],
           workers: a.workers,
           onSystemError: a.onSystemError,
+          ...(a.embeddingCache === undefined ? {} : { embeddingCache: a.embeddingCache }),
           update: a.update,
           out: a.out,
           locomo: a.locomo,
@@ -203,7 +215,12 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       (y) =>
         modelOptions(y)
           .option("seed", { type: "boolean", default: false, describe: "preload a few demo memories and ask one question (or --message)" })
-          .option("embed-model", { type: "string", describe: "embedding model; turns on the embedding relevance backend" })
+          .option("embed-model", {
+            type: "string",
+            describe: "embedding model id: use-lite (in this process, offline; the default), ollama:<model> or openai:<model>; a --policy that ranks by words or BM25 then ranks by embedding",
+          })
+          .option("embed-url", { type: "string", describe: "the embedding server: an Ollama host for ollama:<model> (default: the chat's --host), an OpenAI-compatible base URL for openai:<model>" })
+          .option("embedding-cache", { type: "string", describe: "the SQLite file that keeps every embedding (default .recollect/embeddings.db)" })
           .option("db", { type: "string", describe: "SQLite file for the memories, kept between chats (default: a temporary file)" })
           .option("message", { type: "string", describe: "send one message, print the answer and exit" })
           .option("policy", { type: "string", describe: "a retrieval policy preset file (JSON, see README); the full system by default" })
@@ -219,6 +236,8 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           host: a.host,
           model: a.model,
           embedModel: a.embedModel,
+          ...(a.embedUrl === undefined ? {} : { embedUrl: a.embedUrl }),
+          ...(a.embeddingCache === undefined ? {} : { embeddingCache: a.embeddingCache }),
           timeoutMs: a.timeoutMs,
           maxReplyBytes: a.maxReplyBytes,
           db: a.db,

@@ -9,6 +9,7 @@
  * leave the scores short). Release it before the store changes.
  */
 import { defaultStopwords, RELEVANCE_BACKENDS, type RelevanceScores } from "./relevance/index.js";
+import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 import { byRelevance, matchedByKind } from "./rank/section-ranking.js";
 import type { ScopeIndex } from "./store/index-columns.js";
 import type { Query, ScoreConfig } from "./types.js";
@@ -36,11 +37,12 @@ export class AskRelevance {
   for(config: ScoreConfig): BackendRelevance {
     if (this.released) throw new Error("AskRelevance used after release");
     const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
-    const key = `${config.relevance}/${stopwords}`;
+    const hybrid = config.relevance === "hybrid" ? { ...HYBRID_DEFAULTS, ...config.hybrid } : undefined;
+    const key = `${config.relevance}/${stopwords}${hybrid === undefined ? "" : `/${hybrid.fusion}/${hybrid.weight}/${hybrid.k}`}`;
     let relevance = this.byBackend.get(key);
     if (relevance === undefined) {
       const { index, query, now } = this;
-      relevance = new BackendRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords }));
+      relevance = new BackendRelevance(index, RELEVANCE_BACKENDS[config.relevance]({ index, query, now, stopwords, ...(hybrid === undefined ? {} : { hybrid }) }));
       this.byBackend.set(key, relevance);
     }
     return relevance;

@@ -39,8 +39,11 @@ export { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "./p
 export { askRelevance, retrieve } from "./retrieve.js";
 export { AskRelevance, PolicyKeys } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
+export { policyEmbeddingModel, rankingConfigs, usesEmbedding } from "./policy-backends.js";
+export { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 export {
   defaultStopwords,
+  needsEmbedding,
   RELEVANCE_BACKENDS,
   type RelevanceBackend,
   type RelevanceInput,

@@ -7,7 +7,7 @@ import type { RetrievalPolicy } from "./types.js";
 
 const weight = z.number().finite();
 const rate = z.number().finite().positive().max(1);
-const backend = z.enum(["words", "bm25", "embedding"]);
+const backend = z.enum(["words", "bm25", "embedding", "hybrid"]);
 
 export const scoreConfigSchema = z.strictObject({
   weights: z.tuple([weight, weight, weight]),
@@ -24,6 +24,14 @@ export const scoreConfigSchema = z.strictObject({
   normalise: z.enum(["none", "minmax"]),
   relevance: backend,
   stopwords: z.boolean().optional(),
+  hybrid: z
+    .strictObject({
+      fusion: z.enum(["rrf", "convex"]).optional(),
+      weight: z.number().min(0).max(1).optional(),
+      k: z.number().finite().positive().optional(),
+    })
+    .optional(),
+  embeddingModel: z.string().min(1).optional(),
 });
 
 export const sectionRuleSchema = z.strictObject({

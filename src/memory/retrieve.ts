@@ -10,7 +10,7 @@ import { byCodeUnit } from "../shared/order.js";
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
 import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
-import { defaultStopwords } from "./relevance/index.js";
+import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
 import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
@@ -24,8 +24,8 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
       : KINDS.map((kind) => ({ name: kind, rule: policy.sections[kind] }));
   for (const { rule } of plan) {
     const backend = { ...policy.score, ...rule.score }.relevance;
-    if (backend === "embedding" && query.embedding === undefined) {
-      throw new Error("the embedding relevance backend needs query.embedding (a vector and its model)");
+    if (needsEmbedding(backend) && query.embedding === undefined) {
+      throw new Error(`the ${backend} relevance backend needs query.embedding (a vector and its model)`);
     }
   }
 

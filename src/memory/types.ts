@@ -53,7 +53,17 @@ export interface NewMemory {
 
 export const DEFAULT_IMPORTANCE = 5;
 
-export type RelevanceBackendName = "words" | "bm25" | "embedding";
+export type RelevanceBackendName = "words" | "bm25" | "embedding" | "hybrid";
+
+/** How `hybrid` relevance fuses BM25 and embeddings (see relevance/hybrid.ts). */
+export interface HybridConfig {
+  /** `rrf`: reciprocal rank fusion. `convex`: a weighted sum of the two min-max scaled scores. */
+  fusion: "rrf" | "convex";
+  /** The embedding's share, in [0, 1]; BM25 gets the rest. */
+  weight: number;
+  /** RRF's rank constant (60 in the original paper); unused by `convex`. */
+  k: number;
+}
 
 /** A query: its text always, its vector when the embedding backend is used. */
 export interface Query {
@@ -88,9 +98,16 @@ export interface ScoreConfig {
   relevance: RelevanceBackendName;
   /**
    * Drop English stopwords (STOPWORDS) from query and memory words before matching. When
-   * absent: on for `bm25`, off for `words`; `embedding` ignores it.
+   * absent: on for `bm25` and `hybrid`, off for `words`; `embedding` ignores it.
    */
   stopwords?: boolean;
+  /** The fusion of `hybrid` relevance; HYBRID_DEFAULTS fill what is not given. */
+  hybrid?: Partial<HybridConfig>;
+  /**
+   * The embedding model the `embedding` and `hybrid` backends rank by (a caller embeds queries and
+   * memories with it); when absent, the caller's default.
+   */
+  embeddingModel?: string;
 }
 
 /** How one section of the block chooses and fits its memories. */

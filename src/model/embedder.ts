@@ -7,16 +7,19 @@ import { DEFAULT_EMBED_MODEL } from "./options.js";
 import type { ModelClient, SamplingOptions } from "./types.js";
 
 export interface Embedder {
+  /** The id vectors are recorded under, such as `use-lite` or `ollama:nomic-embed-text` (see embedding/registry.ts). */
   model: string;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** One vector per text, in order. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/** An embedder over `client` (Ollama's /api/embed, or its recordings), its vectors recorded as `ollama:<model>`. */
 export function modelEmbedder(client: ModelClient, model = DEFAULT_EMBED_MODEL, options?: SamplingOptions): Embedder {
   return {
-    model,
+    model: `ollama:${model}`,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const reply = await client.embed({ model, input: texts, ...(options ? { options } : {}) });
+      const reply = await client.embed({ model, input: [...texts], ...(options ? { options } : {}) });
       return reply.embeddings.map((vector) => Float32Array.from(vector));
     },
   };

@@ -142,3 +142,25 @@ export function recordingsInvalid(file: string, problem: string): ModelError {
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
+
+/** The failures of an OpenAI-compatible endpoint (llama.cpp's server, vLLM, LM Studio, a hosted API), in its own words. */
+export const openAiErrors = {
+  down(url: string): ModelError {
+    return new ModelError(`no OpenAI-compatible server answers at ${url}: start it, or check the embedding url`, "server-down", url);
+  },
+  timedOut(url: string, model: string, timeoutMs: number): ModelError {
+    return new ModelError(`the server at ${url} did not answer the embedding call to ${model} within ${formatMs(timeoutMs)}: check the server, or raise the timeout`, "timeout", url);
+  },
+  refused(url: string, status: number): ModelError {
+    return new ModelError(`the server at ${url} refused the request with HTTP ${status}: set OPENAI_API_KEY to a key it accepts`, "bad-request", url);
+  },
+  modelMissing(url: string, model: string): ModelError {
+    return new ModelError(`model ${model} not found at ${url}: name a model the server lists at ${url}/models`, "model-missing", url);
+  },
+  failed(url: string, model: string, status: number, message: string): ModelError {
+    return new ModelError(`the server at ${url} failed on the embedding call to ${model} with HTTP ${status}: ${message}`, status >= 500 ? "server-error" : "bad-request", url);
+  },
+  malformed(url: string, model: string, what: string): ModelError {
+    return new ModelError(`the server at ${url} sent a malformed embedding reply for ${model} (${what}): check that it speaks the OpenAI embeddings API`, "malformed", url);
+  },
+};

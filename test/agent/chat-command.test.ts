@@ -61,7 +61,7 @@ describe("runChat", () => {
   });
 
   it("checks for the embedding model too when the policy ranks by embedding", async () => {
-    const error = await runChat({ policy: streamPreset, host: double.host, embedModel: "mxbai-embed-large", print }).catch((e: unknown) => e);
+    const error = await runChat({ policy: streamPreset, host: double.host, embedModel: "ollama:mxbai-embed-large", print }).catch((e: unknown) => e);
     expect((error as Error).message).toContain("run `ollama pull mxbai-embed-large`");
   });
 
@@ -82,7 +82,7 @@ describe("runChat", () => {
   });
 
   it("embeds memories, query and turn under an embedding policy", async () => {
-    const result = await runChat({ policy: streamPreset, seedMemories: true, host: double.host, print });
+    const result = await runChat({ policy: streamPreset, seedMemories: true, host: double.host, embedModel: "ollama:nomic-embed-text", embeddingCache: temp.path("embed-all.db"), print });
     expect(result.answer).toBe("SQLite, so it ships as one file.");
     const embeds = double.requests.filter((r) => r.route === "embed").map((r) => (r.body.input as string[]).length);
     expect(embeds).toEqual([demoMemories(DEMO_NOW).length, 1, 1]);

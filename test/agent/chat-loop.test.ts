@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore, turnText } from "../../src/memory/index.js";
 import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
-import { chatTurn, DEFAULT_SYSTEM_PROMPT, usesEmbedding, type ChatLoopDeps } from "../../src/agent/chat-loop.js";
+import { chatTurn, DEFAULT_SYSTEM_PROMPT, type ChatLoopDeps } from "../../src/agent/chat-loop.js";
+import { usesEmbedding } from "../../src/memory/index.js";
 import { modelEmbedder } from "../../src/model/embedder.js";
 import { doubleEmbedding } from "../model/ollama-test-double.js";
 import { scriptedClient } from "../model/scripted-client.js";
@@ -29,7 +30,7 @@ function setup(relevance: "words" | "embedding" = "words", writeBack = true) {
   const store = openStore(":memory:", { tokenizer });
   const facts = ["Ada drinks green tea", "Ada lives in Lisbon"];
   for (const text of facts) {
-    store.remember({ scope: "ada", kind: "semantic", text, createdAt: 0, ...(relevance === "embedding" ? { embedding: { model: "nomic-embed-text", vector: doubleEmbedding(text) } } : {}) });
+    store.remember({ scope: "ada", kind: "semantic", text, createdAt: 0, ...(relevance === "embedding" ? { embedding: { model: "ollama:nomic-embed-text", vector: doubleEmbedding(text) } } : {}) });
   }
   const client = scriptedClient(["Green tea."]);
   const deps: ChatLoopDeps = { client, store, policy: testPolicy(relevance, writeBack), clock: () => 42_000, model: "gemma4:e2b", options: { seed: 11 } };
@@ -72,9 +73,10 @@ describe("chatTurn", () => {
       { model: "nomic-embed-text", input: ["tea?"] },
       { model: "nomic-embed-text", input: [stored] },
     ]);
+    // The store records the embedder's id, which names the provider.
     expect(result.block.sections.flatMap((s) => s.kept)).toHaveLength(2);
     const turn = store.get("ada", "t")!;
-    expect(turn.embeddingModel).toBe("nomic-embed-text");
+    expect(turn.embeddingModel).toBe("ollama:nomic-embed-text");
     expect(Array.from(turn.embedding!)).toEqual(Array.from(Float32Array.from(doubleEmbedding(stored))));
   });
 

@@ -4,11 +4,11 @@ import { doubleEmbedding } from "./ollama-test-double.js";
 import { scriptedClient } from "./scripted-client.js";
 
 describe("modelEmbedder", () => {
-  it("embeds a batch in one call, as Float32Arrays, under its model id", async () => {
+  it("embeds a batch in one call, as Float32Arrays, under its model id, which names the provider", async () => {
     const client = scriptedClient([]);
     const embedder = modelEmbedder(client, "nomic-embed-text", { seed: 1 });
     const vectors = await embedder.embed(["a", "b"]);
-    expect(embedder.model).toBe("nomic-embed-text");
+    expect(embedder.model).toBe("ollama:nomic-embed-text");
     expect(client.embeds).toEqual([{ model: "nomic-embed-text", input: ["a", "b"], options: { seed: 1 } }]);
     expect(vectors.map((v) => v instanceof Float32Array)).toEqual([true, true]);
     expect(Array.from(vectors[1]!)).toEqual(Array.from(Float32Array.from(doubleEmbedding("b"))));

@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { readPolicyPreset } from "../../harness/policy/preset-file.js";
-import { fullPolicy, loadGemmaTokenizer } from "../../memory/index.js";
+import { fullPolicy, loadGemmaTokenizer, usesEmbedding } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/index.js";
-import { ChatSession, chatModels, runChat } from "../../agent/chat-command.js";
+import { ChatSession, chatEmbedder, chatModels, runChat } from "../../agent/chat-command.js";
 import { OllamaClient } from "../../model/client.js";
 import { checkServer } from "../../model/server-check.js";
 import type { ChatArgs } from "../app.js";
@@ -33,10 +33,15 @@ export interface ChatIo {
   now: () => number;
 }
 
-/** The preset file's policy, or the full system; --embed-model switches relevance to embeddings. */
+/**
+ * The preset file's policy, or the full system ranking by embeddings (the memory stream's own
+ * signal; the in-process encoder needs no server). --embed-model switches a preset that ranks by
+ * words or BM25 to embeddings too.
+ */
 function chatPolicy(args: Pick<ChatArgs, "policy" | "embedModel">): RetrievalPolicy {
   const policy = args.policy === undefined ? fullPolicy : readPolicyPreset(args.policy).policy;
-  if (!args.embedModel) return policy;
+  if (args.policy !== undefined && !args.embedModel) return policy;
+  if (usesEmbedding(policy)) return policy;
   return { ...policy, score: { ...policy.score, relevance: "embedding" } };
 }
 
@@ -46,11 +51,16 @@ export async function chatCommand(args: ChatArgs, io: Partial<ChatIo> = {}): Pro
   const policy = chatPolicy(args);
   const client = { host: args.host, env, timeoutMs: args.timeoutMs, maxReplyBytes: args.maxReplyBytes };
   const model = { model: args.model, ...(args.embedModel ? { embedModel: args.embedModel } : {}) };
+  const embedding = {
+    ...(args.embedUrl === undefined ? {} : { embedUrl: args.embedUrl }),
+    ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }),
+  };
   if (args.seed) {
     // runChat checks the server before it opens anything.
     await runChat({
       ...client,
       ...model,
+      ...embedding,
       policy,
       seedMemories: true,
       ...(args.message === undefined ? {} : { question: args.message }),
@@ -64,6 +74,14 @@ export async function chatCommand(args: ChatArgs, io: Partial<ChatIo> = {}): Pro
   const live = new OllamaClient(client);
   await checkServer(live, chatModels(policy, args.model, args.embedModel));
   const tokenizer = await loadGemmaTokenizer();
+  const embedder = usesEmbedding(policy)
+    ? await chatEmbedder({
+        client: live,
+        ...(args.embedModel === undefined ? {} : { model: args.embedModel }),
+        ...(args.embedUrl === undefined ? {} : { url: args.embedUrl }),
+        ...(args.embeddingCache === undefined ? {} : { cacheFile: args.embeddingCache }),
+      })
+    : undefined;
   const temporary = args.db === undefined ? mkdtempSync(join(tmpdir(), "recollect-chat-")) : undefined;
   try {
     const session = ChatSession.open({
@@ -71,7 +89,8 @@ export async function chatCommand(args: ChatArgs, io: Partial<ChatIo> = {}): Pro
       tokenizer,
       storePath: args.db ?? join(temporary!, "memory.sqlite"),
       policy,
-      ...model,
+      model: args.model,
+      ...(embedder === undefined ? {} : { embedder: embedder.embedder }),
       scope: CHAT_SCOPE,
       reflectionThreshold: args.reflectionThreshold,
     });
@@ -95,6 +114,7 @@ export async function chatCommand(args: ChatArgs, io: Partial<ChatIo> = {}): Pro
       session.close();
     }
   } finally {
+    embedder?.close();
     if (temporary) rmSync(temporary, { recursive: true, force: true });
   }
 }

@@ -46,7 +46,11 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
     }
     const name = loaded.spec.name;
     const recordedFile = resultsFile(name, output.dir);
-    const fresh = await runExperiment(loaded, { workers: args.workers, skipOnSystemError: args.onSystemError === "skip" }, bar);
+    const fresh = await runExperiment(
+      loaded,
+      { workers: args.workers, skipOnSystemError: args.onSystemError === "skip", ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }) },
+      bar,
+    );
     const recorded = readRecorded(recordedFile, args.update, log);
     const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
     if (differences.length > 0 && args.update) {

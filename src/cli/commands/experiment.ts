@@ -81,6 +81,7 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, war
         shard: args.shard,
         onWarning: warn,
         skipOnSystemError: args.onSystemError === "skip",
+        ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }),
       },
       bar,
     );

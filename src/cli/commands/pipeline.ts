@@ -10,6 +10,8 @@ import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import { runSweep } from "../../harness/sweep/run.js";
 import { memoisedCounter } from "../../harness/runner/token-counts.js";
+import { embeddingService } from "../../harness/runner/embeddings.js";
+import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
 import type { DataArgs } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
@@ -83,9 +85,27 @@ export function recordedExperimentFile(file: string, cwd = process.cwd()): strin
 }
 
 /** Runs an experiment's trials, reporting them on `bar` as a phase named after the experiment. */
-export async function runExperiment(experiment: Experiment, options: RunOptions, bar: Progress): Promise<ExperimentResults> {
+export async function runExperiment(experiment: Experiment, options: RunOptions & { embeddingCache?: string }, bar: Progress): Promise<ExperimentResults> {
   const started = performance.now();
-  bar.phase(experiment.spec.name, undefined, "trials", "counting tokens");
+  const name = experiment.spec.name;
+  bar.phase(name, undefined, "trials", "counting tokens");
+  const embeddings = embeddingService({
+    cacheFile: options.embeddingCache ?? DEFAULT_CACHE_FILE,
+    ...experiment.spec.embedding,
+    onProgress: (model, done, total) => {
+      if (done === 0) bar.phase(name, total, "texts", `embedding with ${model} (the texts the cache does not hold)`);
+      else bar.update(done);
+      if (done === total) bar.phase(name, undefined, "trials", "starting workers");
+    },
+  });
+  try {
+    return await runWith(experiment, { ...options, embed: embeddings.embed }, bar, started);
+  } finally {
+    embeddings.close();
+  }
+}
+
+async function runWith(experiment: Experiment, options: RunOptions, bar: Progress, started: number): Promise<ExperimentResults> {
   // Loaded first: the run prices every memory line once, in this thread, before the workers start.
   const tokenizer = await loadGemmaTokenizer();
   // One memo for the trials and the sweep, so a line the trials priced is not counted again.
@@ -106,7 +126,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions,
   let sweepDone = trialsDone;
   if (experiment.sweep !== undefined) {
     bar.update(trials.length, `sweeping ${experiment.sweep.points.length} points`);
-    sweep = await runSweep(experiment, { workers: options.workers, tokenizer: counter });
+    sweep = await runSweep(experiment, { workers: options.workers, tokenizer: counter, ...(options.embed === undefined ? {} : { embed: options.embed }) });
     sweepDone = performance.now();
   }
   bar.update(trials.length, "recording the manifest");

@@ -9,7 +9,7 @@
 import { openStore } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/index.js";
-import { usesEmbedding } from "../../agent/chat-loop.js";
+import { usesEmbedding } from "../../memory/index.js";
 import { gradeAnswer } from "../../model/grade.js";
 import { RatedMemory } from "../../agent/rated-memory.js";
 import { REFLECTION_THRESHOLD } from "../../agent/reflection.js";

@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { PRESETS } from "../../memory/index.js";
 import type { RetrievalPolicy } from "../../memory/index.js";
-import { usesEmbedding } from "../../agent/chat-loop.js";
+import { policyEmbeddingModel, usesEmbedding } from "../../memory/index.js";
+import { parseModelId } from "../../model/embedding/registry.js";
+import { hasLiteralVectors } from "../scenario/validate.js";
 import { fileError } from "../../shared/errors.js";
 import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
@@ -35,6 +37,8 @@ export interface ResolvedAblation {
   writeBack: boolean;
   /** The token budget each retrieval is told. */
   budget: number | null;
+  /** The embedding model the policy ranks by, when it ranks by embedding. */
+  embeddingModel?: string;
 }
 
 /** Scenarios that come from a dataset rather than files, with the data's hash. */
@@ -99,8 +103,18 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
     let policy = applyPatch(base, builtIn.patch(base));
     if (custom) policy = applyPatch(policy, custom.patch);
     validate(`${file} (ablation "${name}")`, policySchema, policy);
+    const embedded = withEmbeddingModel(file, name, policy, spec.embedding.model);
     const note = custom ? custom.description : builtIn.note;
-    resolved.push({ name, description: "", ...(note === undefined ? {} : { note }), system: { type: "recollect", policy }, policy, writeBack: policy.writeBack, budget });
+    resolved.push({
+      name,
+      description: "",
+      ...(note === undefined ? {} : { note }),
+      system: { type: "recollect", policy: embedded.policy },
+      policy: embedded.policy,
+      writeBack: policy.writeBack,
+      budget,
+      ...(embedded.model === undefined ? {} : { embeddingModel: embedded.model }),
+    });
   });
   systems.forEach((system, i) => {
     if (resolved.some((a) => a.name === system.name)) throw fileError(file, `at systems[${i}]: "${system.name}" is already the name of an ablation or system`);
@@ -118,6 +132,36 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
   return [baseline, ...resolved.filter((a) => a !== baseline)];
 }
 
+/**
+ * A policy that ranks by embedding names the model it ranks by: its own, or the experiment's,
+ * written into the policy so that results record which model ran. Other policies are left as they are.
+ */
+export function withEmbeddingModel(file: string, name: string, policy: RetrievalPolicy, fallback: string): { policy: RetrievalPolicy; model?: string } {
+  if (!usesEmbedding(policy)) return { policy };
+  let named: string | undefined;
+  try {
+    named = policyEmbeddingModel(policy);
+  } catch (error) {
+    throw fileError(file, `at ablations: "${name}": ${(error as Error).message}`);
+  }
+  const model = named ?? fallback;
+  try {
+    parseModelId(model);
+  } catch (error) {
+    throw fileError(file, `at ablations: "${name}": ${(error as Error).message}`);
+  }
+  return { policy: named === undefined ? { ...policy, score: { ...policy.score, embeddingModel: model } } : policy, model };
+}
+
+/** The sweep's points, each naming the embedding model it ranks by, and the one model they share. */
+function withSweepEmbeddings(file: string, sweep: ResolvedSweep, fallback: string): ResolvedSweep {
+  const points = sweep.points.map((point) => ({ ...point, ...withEmbeddingModel(file, `sweep point ${point.id}`, point.policy, fallback) }));
+  const models = [...new Set(points.flatMap((p) => (p.model === undefined ? [] : [p.model])))];
+  // One pass ranks each question under every point with one query vector, so they share a model.
+  if (models.length > 1) throw fileError(file, `at sweep: the points rank by ${models.length} embedding models (${models.join(", ")}); sweep one at a time`);
+  return { ...sweep, points: points.map(({ model: _, ...point }) => point), ...(models.length === 0 ? {} : { embeddingModel: models[0] }) };
+}
+
 function resolveScenarioFiles(paths: ExperimentPaths, patterns: string[]): string[] {
   const files: string[] = [];
   patterns.forEach((pattern, i) => {
@@ -129,16 +173,20 @@ function resolveScenarioFiles(paths: ExperimentPaths, patterns: string[]): strin
   return files;
 }
 
-/** An ablation that ranks by embedding needs a vector for every ask; scenarios write them out. */
+/**
+ * A scenario that writes vectors of its own is ranked by them alone (an embedding model ranks the
+ * others), so under an ablation that ranks by embedding every one of its asks needs one.
+ */
 function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios: Scenario[]): void {
   const ranking = ablations.find((a) => a.policy !== undefined && usesEmbedding(a.policy));
   if (ranking === undefined) return;
   for (const scenario of scenarios) {
+    if (!hasLiteralVectors(scenario.spec)) continue;
     const ask = scenario.spec.steps.find((step) => step.ask && step.ask.embedding === undefined)?.ask;
     if (ask !== undefined) {
       throw fileError(
         file,
-        `at ablations: "${ranking.name}" ranks by embedding, but ask "${ask.id}" of scenario "${scenario.spec.name}" (${scenario.origin}) has no embedding to rank with`,
+        `at ablations: "${ranking.name}" ranks by embedding, and scenario "${scenario.spec.name}" (${scenario.origin}) writes vectors of its own, but its ask "${ask.id}" has none to rank with`,
       );
     }
   }
@@ -165,7 +213,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
   const systems = resolveSystems(file, spec, base);
   const ablations = resolveAblations(file, spec, base, systems);
   const systemFiles = systemFileContents(systems);
-  const sweep = spec.sweep === undefined ? undefined : resolveSweep(file, spec.sweep, base);
+  const sweep = spec.sweep === undefined ? undefined : withSweepEmbeddings(file, resolveSweep(file, spec.sweep, base), spec.embedding.model);
   const paths = new ExperimentPaths(file, spec.allowOutside);
   const dataset = resolveDataset(file, spec);
   const files = resolveScenarioFiles(paths, spec.scenarios);

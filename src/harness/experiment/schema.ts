@@ -4,6 +4,7 @@ import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 import { sweepSchema } from "../sweep/schema.js";
 import { systemEntrySchema } from "../systems/spec.js";
+import { DEFAULT_EMBEDDING_MODEL } from "../../model/embedding/registry.js";
 
 const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
 
@@ -125,6 +126,20 @@ export const experimentSchema = z
      * section quota, the budget recollect's sections share; null for none).
      */
     budget: z.number().int().positive().nullable().optional(),
+    /**
+     * The embedding model that policies ranking by embedding (or hybrid) use, unless a policy names
+     * its own (`score.embeddingModel`): `use-lite` (in this process, offline), `ollama:<model>` or
+     * `openai:<model>`, with the server's `url` for the last two.
+     */
+    embedding: z
+      .object({
+        model: z.string().min(1).default(DEFAULT_EMBEDDING_MODEL),
+        url: z.string().min(1).optional(),
+        /** Milliseconds one call to an embedding server may take. */
+        timeoutMs: z.number().int().positive().optional(),
+      })
+      .strict()
+      .default({ model: DEFAULT_EMBEDDING_MODEL }),
     seeds: z.array(z.number().int().min(0)).min(1),
     variation: variationSchema.default({ jitter: 0, distractors: 0, shuffle: false, importanceNoise: 0, unratedImportanceNoise: 0 }),
     k: z.array(z.number().int().positive()).min(1).default([1, 3, 5]),

@@ -82,6 +82,29 @@ export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
     note: "BM25 relevance alone: the lexical retrieval baseline",
     patch: () => ({ score: { weights: [1, 0, 0], relevance: "bm25" } }),
   },
+  {
+    name: "embedding",
+    note: "the whole system with relevance by embeddings, the memory stream's own signal",
+    patch: () => ({ score: { relevance: "embedding" } }),
+  },
+  {
+    name: "relevance-only-embedding",
+    note: "embedding relevance alone: dense retrieval, the baseline of retrieval-augmented generation",
+    patch: () => ({ score: { weights: [1, 0, 0], relevance: "embedding" } }),
+  },
+  {
+    name: "ga-code-embedding",
+    note: "retrieve.py of joonspk-research/generative_agents as written, with relevance by embeddings as it runs in that code",
+    patch: (base) => {
+      const ga = gaCodePatch("ascending")(base);
+      return { ...ga, score: { ...ga.score, relevance: "embedding" } };
+    },
+  },
+  {
+    name: "relevance-only-hybrid",
+    note: "BM25 and embeddings fused (reciprocal rank fusion), alone: the hybrid retriever of memory products",
+    patch: () => ({ score: { weights: [1, 0, 0], relevance: "hybrid" } }),
+  },
 ];
 
 export function findAblation(name: string): Ablation | undefined {

@@ -5,7 +5,7 @@
  * the kind's own decay rate), and an ablation by the settings in which it differs from the
  * baseline.
  */
-import { KINDS, type Kind, type RetrievalPolicy, type ScoreConfig, type SectionName, type SectionRule } from "../../memory/index.js";
+import { HYBRID_DEFAULTS, KINDS, type Kind, needsEmbedding, type RetrievalPolicy, type ScoreConfig, type SectionName, type SectionRule } from "../../memory/index.js";
 
 const UNITS: readonly [number, string][] = [
   [604_800_000, "week"],
@@ -96,6 +96,11 @@ function scoreSettings(score: ScoreConfig, name: SectionName): Setting[] {
     { label: "weights (rel, rec, imp)", value: `[${score.weights.join(", ")}]` },
     { label: "relevance", value: score.relevance },
   ];
+  if (needsEmbedding(score.relevance) && score.embeddingModel !== undefined) settings.push({ label: "embedding model", value: score.embeddingModel });
+  if (score.relevance === "hybrid") {
+    const { fusion, weight, k } = { ...HYBRID_DEFAULTS, ...score.hybrid };
+    settings.push({ label: "fusion", value: fusion === "rrf" ? `reciprocal rank (k ${k}), embedding weight ${weight}` : `convex, embedding weight ${weight}` });
+  }
   // Recency, and with it its decay, only matters when it is weighed.
   if (score.weights[1] !== 0 || score.normalise === "minmax") {
     if (score.recency === "rank") {

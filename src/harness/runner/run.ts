@@ -9,6 +9,8 @@ import type { Trial } from "../results/types.js";
 import { codeVersion } from "./code-version.js";
 import { Journal, trialKey } from "./journal.js";
 import { packScenarios, type ScenarioRef } from "./pack.js";
+import { embeddedTexts } from "./embedded-texts.js";
+import { hasLiteralVectors } from "../scenario/validate.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
 import { runTrialTask, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
@@ -29,7 +31,12 @@ export interface RunOptions {
   tokenizer?: TokenCounter;
   /** A system that fails skips its trial (scored as empty retrievals, counted in the report) instead of stopping the run. */
   skipOnSystemError?: boolean;
+  /** Embeds texts under a model, through the cache; needed when a trial ranks by embedding. */
+  embed?: EmbedTexts;
 }
+
+/** Vectors of `texts` under `model`, one each, in order (see model/embedding: the cached embedders). */
+export type EmbedTexts = (model: string, texts: readonly string[]) => Promise<Float32Array[]>;
 
 /** Every (scenario, ablation, seed) of an experiment, in the canonical order of its results. */
 export function trialInputs(experiment: Experiment): TrialInput[] {
@@ -43,6 +50,7 @@ export function trialInputs(experiment: Experiment): TrialInput[] {
         system: ablation.system,
         writeBack: ablation.writeBack,
         budget: ablation.budget,
+        ...(ablation.embeddingModel === undefined ? {} : { embeddingModel: ablation.embeddingModel }),
         seed,
         variation: spec.variation,
         matchSource: spec.matchSource,
@@ -100,7 +108,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
     options.onProgress?.(++finished, inputs.length, trial);
   };
 
-  const refs = await packPending(pending, options.tokenizer);
+  const refs = await packPending(pending, options.tokenizer, options.embed);
   options.onProgress?.(finished, inputs.length, undefined);
   const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
   await runTasks(pending.map(task), options.workers, (trials) => complete(trials[0]));
@@ -152,16 +160,42 @@ function askIdsMatch(trial: Trial, input: TrialInput): boolean {
 
 /**
  * The scenarios that still have trials to run, packed for the workers with their lines' token
- * counts. Counting happens here, once per distinct line for the whole run, rather than in each
- * worker for each trial.
+ * counts and, for trials that rank by embedding, their texts' vectors. Counting and embedding
+ * happen here, once per distinct line or text for the whole run, rather than in each worker for
+ * each trial.
  */
-export async function packPending(pending: TrialInput[], tokenizer?: TokenCounter): Promise<Map<string, ScenarioRef>> {
+export async function packPending(pending: TrialInput[], tokenizer?: TokenCounter, embed?: EmbedTexts): Promise<Map<string, ScenarioRef>> {
   if (pending.length === 0) return new Map();
-  const entries = new Map<string, { spec: TrialInput["scenario"]; writeBack: boolean }>();
+  const entries = new Map<string, { spec: TrialInput["scenario"]; writeBack: boolean; models: Set<string> }>();
   for (const input of pending) {
-    const entry = entries.get(input.scenario.name) ?? { spec: input.scenario, writeBack: false };
+    const entry = entries.get(input.scenario.name) ?? { spec: input.scenario, writeBack: false, models: new Set<string>() };
     entry.writeBack ||= input.writeBack;
+    if (input.embeddingModel !== undefined && !hasLiteralVectors(input.scenario)) entry.models.add(input.embeddingModel);
     entries.set(input.scenario.name, entry);
   }
-  return packScenarios([...entries.values()], memoisedCounter(tokenizer ?? (await loadGemmaTokenizer())));
+  const vectors = await embedScenarios([...entries.values()], embed);
+  const packed = [...entries.values()].map(({ spec, writeBack }) => ({ spec, writeBack, vectors: vectors.get(spec.name) }));
+  return packScenarios(packed, memoisedCounter(tokenizer ?? (await loadGemmaTokenizer())));
+}
+
+/** Per scenario, per model, the vector of every text its trials embed: each distinct text embedded once per model. */
+async function embedScenarios(
+  entries: readonly { spec: TrialInput["scenario"]; writeBack: boolean; models: Set<string> }[],
+  embed: EmbedTexts | undefined,
+): Promise<Map<string, Map<string, Map<string, Float32Array>>>> {
+  const byScenario = new Map<string, Map<string, Map<string, Float32Array>>>();
+  const models = [...new Set(entries.flatMap((e) => [...e.models]))].sort(byCodeUnit);
+  for (const model of models) {
+    if (embed === undefined) throw new Error(`trials rank by the embedding model ${model}, but the run was given no way to embed`);
+    const users = entries.filter((e) => e.models.has(model));
+    const texts = [...new Set(users.flatMap((e) => embeddedTexts(e.spec, e.writeBack)))];
+    const vectors = await embed(model, texts);
+    const all = new Map(texts.map((text, i) => [text, vectors[i]!]));
+    for (const entry of users) {
+      const tables = byScenario.get(entry.spec.name) ?? new Map<string, Map<string, Float32Array>>();
+      tables.set(model, new Map(embeddedTexts(entry.spec, entry.writeBack).map((text) => [text, all.get(text)!])));
+      byScenario.set(entry.spec.name, tables);
+    }
+  }
+  return byScenario;
 }

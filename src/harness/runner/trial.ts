@@ -9,7 +9,9 @@ import { type MemorySystem, type RankedEntry, type RankedSection, type Retrieved
 import type { SystemHost } from "../systems/host.js";
 import { type NamedPolicy, RecollectScope } from "../systems/recollect.js";
 import { callTimeout, type SystemRef } from "../systems/spec.js";
+import type { VectorTables } from "./pack.js";
 import { ScenarioVectors } from "./scenario-vectors.js";
+import { hasLiteralVectors } from "../scenario/validate.js";
 import { userError } from "../../shared/errors.js";
 
 /** Everything one (scenario, ablation or system, seed) needs; plain data, so it can cross to a worker. */
@@ -22,6 +24,8 @@ export interface TrialInput {
   writeBack: boolean;
   /** The token budget each retrieval is told (recollect policies keep their own quotas). */
   budget: number | null;
+  /** The embedding model recollect ranks by, when its policy ranks by embedding. */
+  embeddingModel?: string;
   seed: number;
   variation: Variation;
   matchSource: boolean;
@@ -36,10 +40,12 @@ export interface TrialInput {
   skipOnSystemError?: boolean;
 }
 
-/** What a thread lends its trials: line prices, its systems, and a counter for returned blocks. */
+/** What a thread lends its trials: line prices, vectors, its systems, and a counter for returned blocks. */
 export interface TrialContext {
   /** The scenario's memory lines, each priced once before the run. */
   tokens: TokenCounter;
+  /** The scenario's texts embedded before the run, per model. */
+  vectors?: VectorTables;
   host: SystemHost;
   /** Counts the text a system returns as its block; without it, blocks are priced by their memories' lines. */
   blockTokens?: () => Promise<TokenCounter>;
@@ -52,7 +58,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
  * memories as they happen, retrieve at each question (and write it back when the trial does), close.
  */
 export async function runTrial(input: TrialInput, context: TrialContext): Promise<Trial> {
-  const vectors = new ScenarioVectors();
+  const vectors = vectorsFor(input, context);
   let system: MemorySystem | undefined;
   let call: CallCounter | undefined;
   try {
@@ -104,7 +110,7 @@ export async function runTrialUnder(input: TrialInput, policies: readonly NamedP
   if (diverging !== undefined) {
     throw new Error(`policy "${diverging.name}" touches or writes back differently: its timeline cannot be shared with others`);
   }
-  const vectors = new ScenarioVectors();
+  const vectors = vectorsFor(input, context);
   const scope = new RecollectScope(input.scenario.scope, { policy: input.system.policy, tokenizer: context.tokens, embeddings: vectors });
   try {
     return await play(input, { tokens: context.tokens, host: context.host }, vectors, {
@@ -222,6 +228,15 @@ class CallCounter {
     const ask = this.ask !== undefined && (call === "retrieve" || call === "write") ? ` (at ask ${this.ask})` : "";
     return n === undefined ? call : `${call} call ${n}${ask}`;
   }
+}
+
+/** The trial's embedding source: the scenario's own vectors, or its model's (see ScenarioVectors). */
+function vectorsFor(input: TrialInput, context: TrialContext): ScenarioVectors {
+  const model = input.embeddingModel;
+  if (model === undefined) return new ScenarioVectors(true);
+  const table = context.vectors?.get(model);
+  if (table === undefined && !hasLiteralVectors(input.scenario)) throw new Error(`no ${model} vectors were packed for scenario ${input.scenario.name}`);
+  return new ScenarioVectors(hasLiteralVectors(input.scenario), table === undefined ? undefined : { id: model, table });
 }
 
 function withoutLocate(query: SystemQuery): SystemQuery {

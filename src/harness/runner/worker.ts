@@ -38,11 +38,11 @@ export class ThreadState {
 const workerState = new ThreadState();
 
 export async function runTrialTask(task: TrialTask, state: ThreadState = workerState): Promise<Trial[]> {
-  const { spec, tokens } = state.scenarios.get(task.scenario);
+  const { spec, tokens, vectors } = state.scenarios.get(task.scenario);
   const { under, ...input } = task;
   const trialInput = { ...input, scenario: spec };
-  if (under !== undefined) return runTrialUnder(trialInput, under, { tokens, host: state.host });
-  return [await runTrial(trialInput, { tokens, host: state.host, blockTokens: state.blockTokens })];
+  if (under !== undefined) return runTrialUnder(trialInput, under, { tokens, vectors, host: state.host });
+  return [await runTrial(trialInput, { tokens, vectors, host: state.host, blockTokens: state.blockTokens })];
 }
 
 /** The task's trials, or the message of the UserError it stopped with. */

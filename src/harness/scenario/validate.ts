@@ -70,3 +70,11 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
     }
   });
 }
+
+/** Whether a scenario writes any vector of its own (it is then ranked by its own vectors alone). */
+export function hasLiteralVectors(spec: ScenarioSpec): boolean {
+  return (
+    spec.steps.some((step) => (step.remember ?? []).some((m) => m.embedding !== undefined) || step.ask?.embedding !== undefined) ||
+    spec.pool.some((m) => m.embedding !== undefined)
+  );
+}

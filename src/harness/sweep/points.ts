@@ -32,6 +32,8 @@ export interface ResolvedSweep {
    * writes back as the base does, so the store evolves the same under all of them.
    */
   sharedTimeline: boolean;
+  /** The one embedding model the points that rank by embedding use (the experiment's, unless a point names its own). */
+  embeddingModel?: string;
 }
 
 /** How many offending points an error lists before it says how many more there are. */

@@ -14,7 +14,7 @@ import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";
 import { deepestRankRead, metricValue } from "../metrics.js";
 import type { AskResult, SweepResults, Trial } from "../results/types.js";
-import { packPending, runTasks } from "../runner/run.js";
+import { type EmbedTexts, packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
 import type { TrialTask } from "../runner/worker.js";
 import { assignFolds } from "./folds.js";
@@ -26,6 +26,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 export interface SweepRunOptions {
   workers?: number;
   tokenizer?: TokenCounter;
+  embed?: EmbedTexts;
 }
 
 /** The sweep of `experiment` (which must have one): every point's objective per ask, and the selection. */
@@ -45,6 +46,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
     system: { type: "recollect", policy },
     writeBack: policy.writeBack,
     budget: null,
+    ...(sweep.embeddingModel === undefined ? {} : { embeddingModel: sweep.embeddingModel }),
     seed,
     variation: spec.variation,
     matchSource: spec.matchSource,
@@ -54,7 +56,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   const inputs = sweep.sharedTimeline
     ? scenarios.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))
     : scenarios.flatMap((scenario) => sweep.points.flatMap((point) => spec.seeds.map((seed) => input(scenario, seed, point.id, point.policy))));
-  const refs = await packPending(inputs, options.tokenizer);
+  const refs = await packPending(inputs, options.tokenizer, options.embed);
   const under = sweep.sharedTimeline ? sweep.points.map((p) => ({ name: p.id, policy: p.policy })) : undefined;
   const tasks: TrialTask[] = inputs.map((i) => ({ ...i, scenario: refs.get(i.scenario.name)!, ...(under ? { under } : {}) }));
   const trials: Trial[] = [];

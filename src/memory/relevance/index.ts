@@ -5,6 +5,7 @@
 import type { RelevanceBackendName } from "../types.js";
 import { bm25Relevance } from "./bm25.js";
 import { embeddingRelevance } from "./embedding.js";
+import { hybridRelevance } from "./hybrid.js";
 import type { RelevanceBackend } from "./types.js";
 import { wordsRelevance } from "./words.js";
 
@@ -14,9 +15,15 @@ export const RELEVANCE_BACKENDS: Readonly<Record<RelevanceBackendName, Relevance
   words: wordsRelevance,
   bm25: bm25Relevance,
   embedding: embeddingRelevance,
+  hybrid: hybridRelevance,
 };
 
-/** Stopword removal when a score config does not say: on for bm25 only. */
+/** Stopword removal when a score config does not say: on for bm25 (and the bm25 half of hybrid) only. */
 export function defaultStopwords(backend: RelevanceBackendName): boolean {
-  return backend === "bm25";
+  return backend === "bm25" || backend === "hybrid";
+}
+
+/** Whether a backend ranks by vectors, so that queries (and memories) need an embedding. */
+export function needsEmbedding(backend: RelevanceBackendName): boolean {
+  return backend === "embedding" || backend === "hybrid";
 }

@@ -3,7 +3,7 @@
  * (index.ts), so that a backend and the table do not import each other.
  */
 import type { ScopeIndex } from "../store/index-columns.js";
-import type { Query } from "../types.js";
+import type { HybridConfig, Query } from "../types.js";
 
 export interface RelevanceInput {
   index: ScopeIndex;
@@ -11,6 +11,8 @@ export interface RelevanceInput {
   now: number;
   /** Drop stopwords from query and memory words (ignored by `embedding`). */
   stopwords: boolean;
+  /** How `hybrid` fuses its two scores; the others ignore it. */
+  hybrid?: Partial<HybridConfig>;
 }
 
 export interface RelevanceScores {

@@ -4,6 +4,7 @@
  * test/cli/main.test.ts.
  */
 import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatArgs } from "../../../src/cli/app.js";
@@ -43,8 +44,11 @@ const args = (extra: Partial<ChatArgs>): ChatArgs => ({
   maxReplyBytes: 1024 * 1024,
   reflectionThreshold: 150,
   host: double.host,
+  // A cache of each test's own, so no test is served what another embedded.
+  embeddingCache: temp.path(`embeddings-${++caches}.db`),
   ...extra,
 });
+let caches = 0;
 const chatBodies = () => double.requests.filter((r) => r.route === "chat").map((r) => r.body as { messages: { content: string }[] });
 /** The chat calls that answer the user, leaving out the importance ratings. */
 const answerBodies = () => chatBodies().filter((b) => !isRatingPrompt(b.messages.at(-1)!.content));
@@ -83,10 +87,18 @@ describe("chat against a server", () => {
     expect(chatBodies().length - answerBodies().length).toBe(2);
   });
 
-  it("--embed-model ranks by embedding: the message and the turn are embedded", async () => {
-    await chatCommand(args({ message: "Hello", embedModel: "nomic-embed-text" }), { print });
+  it("--embed-model ollama:<model> embeds the message and the turn on the chat's Ollama server", async () => {
+    await chatCommand(args({ message: "Hello", embedModel: "ollama:nomic-embed-text" }), { print });
     const embeds = double.requests.filter((r) => r.route === "embed").map((r) => r.body.input);
     expect(embeds).toEqual([["Hello"], ["User asked: Hello / Assistant answered: re: Hello"]]);
+  });
+
+  it("ranks by embeddings out of the box, with the in-process encoder: the server is asked for no embedding", async () => {
+    const db = temp.path("default-embedding.sqlite");
+    await chatCommand(args({ message: "Hello", db }), { print });
+    expect(double.requests.filter((r) => r.route === "embed")).toEqual([]);
+    const stored = new Database(db, { readonly: true }).prepare("SELECT embedding_model AS model FROM memories").all() as { model: string }[];
+    expect(stored.map((r) => r.model)).toEqual(["use-lite"]);
   });
 
   it("--policy reads a preset file: here one that writes nothing back, so nothing is stored or rated", async () => {

@@ -1,0 +1,50 @@
+/**
+ * A run's embeddings: each model the run's policies rank by, made on first need (an in-process
+ * encoder is loaded once, a server is reached once), every text through the persistent cache.
+ */
+import { cachedEmbedder, createEmbedder, EmbeddingCache, type EmbedderSettings } from "../../model/embedding/index.js";
+import type { Embedder } from "../../model/embedder.js";
+import type { EmbedTexts } from "./run.js";
+
+export interface EmbeddingServiceOptions {
+  /** The cache file (see DEFAULT_CACHE_FILE). */
+  cacheFile: string;
+  /** The server of a model served elsewhere, and its timeout (the experiment's `embedding`). */
+  url?: string;
+  timeoutMs?: number;
+  /** Told as texts missing from the cache are embedded. */
+  onProgress?: (model: string, done: number, total: number) => void;
+  /** Makes the embedder of a model id; the registry's by default (tests pass doubles). */
+  create?: (settings: EmbedderSettings) => Promise<Embedder>;
+}
+
+export interface EmbeddingService {
+  embed: EmbedTexts;
+  close(): void;
+}
+
+export function embeddingService(options: EmbeddingServiceOptions): EmbeddingService {
+  let cache: EmbeddingCache | undefined;
+  const embedders = new Map<string, Promise<Embedder>>();
+  const create = options.create ?? createEmbedder;
+  const embedderOf = (model: string) => {
+    let made = embedders.get(model);
+    if (made === undefined) {
+      cache ??= EmbeddingCache.open(options.cacheFile);
+      const store = cache;
+      const settings: EmbedderSettings = { model, ...(options.url === undefined ? {} : { url: options.url }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+      made = create(settings).then((inner) => cachedEmbedder(inner, store, { onProgress: (done, total) => options.onProgress?.(model, done, total) }));
+      embedders.set(model, made);
+    }
+    return made;
+  };
+  return {
+    async embed(model, texts) {
+      return (await embedderOf(model)).embed(texts);
+    },
+    close() {
+      cache?.close();
+      cache = undefined;
+    },
+  };
+}
