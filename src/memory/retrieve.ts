@@ -11,6 +11,7 @@ import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
 import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
 import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
+import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
@@ -96,7 +97,8 @@ export function askRelevance(store: MemoryStore, scope: string, query: Query, no
  */
 function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig): string {
   const { order, fit, limit, quota, requireRelevance } = rule;
-  const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance)];
+  const hybrid = config.relevance === "hybrid" ? { ...HYBRID_DEFAULTS, ...config.hybrid } : null;
+  const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance), hybrid && [hybrid.fusion, hybrid.weight, hybrid.k]];
   const head = [name, order, fit, limit, quota, requireRelevance];
   if (order === "newest") return JSON.stringify([...head, requireRelevance ? relevance : null]);
   const decays = (name === "pooled" ? KINDS : [name]).map((kind) => config.kindDecay[kind] ?? config.decayRate);

@@ -1,6 +1,9 @@
 import { fillFigureMarkers, markerError, type FigureMarker } from "./markdown/figure-markers.js";
 import { renderFigures } from "./markdown/figures.js";
 import { renderSweepFigures } from "./markdown/sweep.js";
+import { DENSE_ALONE, LEXICAL_ALONE, missingForConclusions, renderBackendConclusions, renderDisagreement } from "./markdown/backends.js";
+import { isRankMetric } from "../harness/metrics.js";
+import { DEFAULT_SUMMARY_SEED } from "../harness/summary/summarise.js";
 import { FAILURE_ANALYSIS_PATH } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
 
@@ -29,6 +32,18 @@ function figuresFor(marker: FigureMarker, context: ReportContext): string {
     const figures = renderSweepFigures({ results, summary });
     if (figures === "") throw fail(`experiment "${marker.experiment}" has no sweep`);
     return figures;
+  }
+  if (marker.kind === "backends") {
+    const missing = missingForConclusions(results);
+    if (missing.length > 0) throw fail(`experiment "${marker.experiment}" lacks the ablations ${list(missing)}`);
+    return renderBackendConclusions(results, summary, { seed: DEFAULT_SUMMARY_SEED });
+  }
+  if (marker.kind === "disagreement") {
+    const names = summary.ablations;
+    const missing = [LEXICAL_ALONE, DENSE_ALONE].filter((n) => !names.includes(n));
+    if (missing.length > 0) throw fail(`experiment "${marker.experiment}" lacks the ablations ${list(missing)}`);
+    if (!summary.metrics.includes(marker.metric) || !isRankMetric(marker.metric)) throw fail(`"${marker.metric}" is not a rank metric of experiment "${marker.experiment}"`);
+    return renderDisagreement(results, marker.metric, { seed: DEFAULT_SUMMARY_SEED });
   }
 
   if (!summary.ablations.includes(marker.ablation)) {

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { countRequest, type GemmaTokenizer, loadGemmaTokenizer, openStore, turnText } from "../../src/memory/index.js";
 import type { RetrievalPolicy, SectionRule } from "../../src/memory/types.js";
 import { chatTurn, DEFAULT_SYSTEM_PROMPT, type ChatLoopDeps } from "../../src/agent/chat-loop.js";
-import { usesEmbedding } from "../../src/memory/index.js";
 import { modelEmbedder } from "../../src/model/embedder.js";
 import { doubleEmbedding } from "../model/ollama-test-double.js";
 import { scriptedClient } from "../model/scripted-client.js";
@@ -113,19 +112,5 @@ describe("chatTurn", () => {
     await chatTurn({ ...deps, rate: async () => ((rated += 1), { importance: 1, fallback: false, raw: "" }) }, { scope: "ada", user: "tea?" });
     expect(rated).toBe(0);
     expect(store.size("ada")).toBe(before);
-  });
-});
-
-describe("usesEmbedding", () => {
-  it("follows the policy's backend and per-section overrides of score-ordered sections", () => {
-    expect(usesEmbedding(testPolicy("embedding"))).toBe(true);
-    expect(usesEmbedding(testPolicy("words"))).toBe(false);
-    const override = testPolicy("words");
-    override.sections.episodic = { ...override.sections.episodic, score: { relevance: "embedding" } };
-    expect(usesEmbedding(override)).toBe(true);
-    const newestOnly = testPolicy("words");
-    newestOnly.sections.working = { ...newestOnly.sections.working, score: { relevance: "embedding" } };
-    expect(usesEmbedding(newestOnly)).toBe(false);
-    expect(usesEmbedding({ ...override, mode: "pooled" })).toBe(false);
   });
 });

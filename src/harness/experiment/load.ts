@@ -103,7 +103,7 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
     let policy = applyPatch(base, builtIn.patch(base));
     if (custom) policy = applyPatch(policy, custom.patch);
     validate(`${file} (ablation "${name}")`, policySchema, policy);
-    const embedded = withEmbeddingModel(file, name, policy, spec.embedding.model);
+    const embedded = withEmbeddingModel(file, `ablations[${i}] ("${name}")`, policy, spec.embedding.model);
     const note = custom ? custom.description : builtIn.note;
     resolved.push({
       name,
@@ -136,26 +136,22 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
  * A policy that ranks by embedding names the model it ranks by: its own, or the experiment's,
  * written into the policy so that results record which model ran. Other policies are left as they are.
  */
-export function withEmbeddingModel(file: string, name: string, policy: RetrievalPolicy, fallback: string): { policy: RetrievalPolicy; model?: string } {
+export function withEmbeddingModel(file: string, where: string, policy: RetrievalPolicy, fallback: string): { policy: RetrievalPolicy; model?: string } {
   if (!usesEmbedding(policy)) return { policy };
   let named: string | undefined;
   try {
     named = policyEmbeddingModel(policy);
+    if (named !== undefined) parseModelId(named);
   } catch (error) {
-    throw fileError(file, `at ablations: "${name}": ${(error as Error).message}`);
+    throw fileError(file, `at ${where}: ${(error as Error).message}`);
   }
   const model = named ?? fallback;
-  try {
-    parseModelId(model);
-  } catch (error) {
-    throw fileError(file, `at ablations: "${name}": ${(error as Error).message}`);
-  }
   return { policy: named === undefined ? { ...policy, score: { ...policy.score, embeddingModel: model } } : policy, model };
 }
 
 /** The sweep's points, each naming the embedding model it ranks by, and the one model they share. */
 function withSweepEmbeddings(file: string, sweep: ResolvedSweep, fallback: string): ResolvedSweep {
-  const points = sweep.points.map((point) => ({ ...point, ...withEmbeddingModel(file, `sweep point ${point.id}`, point.policy, fallback) }));
+  const points = sweep.points.map((point) => ({ ...point, ...withEmbeddingModel(file, `sweep (point ${point.id})`, point.policy, fallback) }));
   const models = [...new Set(points.flatMap((p) => (p.model === undefined ? [] : [p.model])))];
   // One pass ranks each question under every point with one query vector, so they share a model.
   if (models.length > 1) throw fileError(file, `at sweep: the points rank by ${models.length} embedding models (${models.join(", ")}); sweep one at a time`);
@@ -207,6 +203,12 @@ export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedData
  */
 export async function loadExperiments(file: string, importDataset?: DatasetResolver): Promise<Experiment[]> {
   const spec = loadYaml(file, experimentSchema);
+  // The experiment's model is checked whether or not an ablation uses it, so a typo never waits.
+  try {
+    parseModelId(spec.embedding.model);
+  } catch (error) {
+    throw fileError(file, `at embedding.model: ${(error as Error).message}`);
+  }
   const preset = basePolicy(file, spec);
   const base = applyPatch(preset.policy, spec.policyPatch);
   validate(`${file} (policy)`, policySchema, base);

@@ -3,7 +3,7 @@
  * runs: a baseline by name, a module found from the experiment's folder, or a command run there.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { KINDS, type RetrievalPolicy } from "../../memory/index.js";
 import { fileError } from "../../shared/errors.js";
 import { BASELINE_NAMES, BASELINE_SYSTEMS, type BaselineName } from "../systems/baselines.js";
@@ -69,8 +69,12 @@ function resolveSystem(file: string, paths: ExperimentPaths, entry: SystemEntry,
     description: describeSystem(info),
     system: { type: "command", name: entry.name, command: entry.command, cwd, options: entry.options, timeoutMs: entry.timeoutMs },
     info,
-    // A script the command names is part of the system: editing it starts the run afresh.
-    files: entry.command.slice(1).map((arg) => join(cwd, arg)).filter((path) => existsSync(path) && statSync(path).isFile()),
+    // A script the command names is part of the system: editing it starts the run afresh. The
+    // program counts when it is a relative path (./system.py), not a name looked up on PATH.
+    files: entry.command
+      .filter((arg, i) => i > 0 || (arg.includes("/") && !isAbsolute(arg)))
+      .map((arg) => resolve(cwd, arg))
+      .filter((path) => existsSync(path) && statSync(path).isFile()),
   };
 }
 

@@ -1,4 +1,5 @@
-import { KINDS, type RetrievalPolicy } from "../../memory/index.js";
+import { KINDS, type RelevanceBackendName, type RetrievalPolicy } from "../../memory/index.js";
+import { mergePatches } from "./patch.js";
 import type { PolicyPatch } from "./schema.js";
 
 /**
@@ -19,6 +20,21 @@ export interface Ablation {
 const everyKind = (rate: number) => Object.fromEntries(KINDS.map((kind) => [kind, rate]));
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * Relevance by `backend` wherever the policy ranks: its score settings, and any section whose own
+ * settings name a backend (the per-kind preset's sections do), since a section's own wins.
+ */
+function relevancePatch(base: RetrievalPolicy, backend: RelevanceBackendName, weights?: [number, number, number]): PolicyPatch {
+  const score = { relevance: backend, ...(weights === undefined ? {} : { weights }) };
+  const own = (rule: { score?: { relevance?: unknown; weights?: unknown } }) => rule.score?.relevance !== undefined || (weights !== undefined && rule.score?.weights !== undefined);
+  const sections = Object.fromEntries(KINDS.filter((kind) => own(base.sections[kind])).map((kind) => [kind, { score }]));
+  return {
+    score,
+    ...(Object.keys(sections).length === 0 ? {} : { sections }),
+    ...(own(base.pooled) ? { pooled: { score } } : {}),
+  };
+}
 
 /** One section with the same score and the same total budget as the per-kind sections. */
 function pooledPatch(base: RetrievalPolicy): PolicyPatch {
@@ -55,6 +71,7 @@ export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
   { name: "relevance-only", note: "relevance alone, as in plain retrieval-augmented generation", patch: () => ({ score: { weights: [1, 0, 0] } }) },
   { name: "recency-only", note: "the most recently used first", patch: () => ({ score: { weights: [0, 1, 0] } }) },
   { name: "importance-only", note: "the most important first", patch: () => ({ score: { weights: [0, 0, 1] } }) },
+  { name: "no-importance", note: "relevance and recency without importance", patch: (base) => ({ score: { weights: [base.score.weights[0], base.score.weights[1], 0] } }) },
   { name: "no-decay", note: "recency never fades", patch: () => ({ score: { decayRate: 1, kindDecay: everyKind(1) } }) },
   {
     name: "no-kind-decay",
@@ -76,34 +93,31 @@ export const BUILT_IN_ABLATIONS: readonly Ablation[] = [
     note: "the same retrieve.py settings with the most recently accessed first, as the paper intends: what the inversion costs",
     patch: gaCodePatch("descending"),
   },
-  { name: "bm25", note: "BM25 instead of shared words", patch: () => ({ score: { relevance: "bm25" } }) },
+  { name: "bm25", note: "BM25 instead of shared words", patch: (base) => relevancePatch(base, "bm25") },
   {
     name: "relevance-only-bm25",
     note: "BM25 relevance alone: the lexical retrieval baseline",
-    patch: () => ({ score: { weights: [1, 0, 0], relevance: "bm25" } }),
+    patch: (base) => relevancePatch(base, "bm25", [1, 0, 0]),
   },
   {
     name: "embedding",
     note: "the whole system with relevance by embeddings, the memory stream's own signal",
-    patch: () => ({ score: { relevance: "embedding" } }),
+    patch: (base) => relevancePatch(base, "embedding"),
   },
   {
     name: "relevance-only-embedding",
     note: "embedding relevance alone: dense retrieval, the baseline of retrieval-augmented generation",
-    patch: () => ({ score: { weights: [1, 0, 0], relevance: "embedding" } }),
+    patch: (base) => relevancePatch(base, "embedding", [1, 0, 0]),
   },
   {
     name: "ga-code-embedding",
     note: "retrieve.py of joonspk-research/generative_agents as written, with relevance by embeddings as it runs in that code",
-    patch: (base) => {
-      const ga = gaCodePatch("ascending")(base);
-      return { ...ga, score: { ...ga.score, relevance: "embedding" } };
-    },
+    patch: (base) => mergePatches(gaCodePatch("ascending")(base), relevancePatch(base, "embedding")),
   },
   {
     name: "relevance-only-hybrid",
     note: "BM25 and embeddings fused (reciprocal rank fusion), alone: the hybrid retriever of memory products",
-    patch: () => ({ score: { weights: [1, 0, 0], relevance: "hybrid" } }),
+    patch: (base) => relevancePatch(base, "hybrid", [1, 0, 0]),
   },
 ];
 

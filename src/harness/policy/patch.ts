@@ -19,3 +19,8 @@ function merge(base: Json, patch: Json | undefined): Json {
 export function applyPatch(policy: RetrievalPolicy, patch: PolicyPatch): RetrievalPolicy {
   return merge(structuredClone(policy) as unknown as Json, patch as unknown as Json) as unknown as RetrievalPolicy;
 }
+
+/** One patch that does what applying `first`, then `second`, does. */
+export function mergePatches(first: PolicyPatch, second: PolicyPatch): PolicyPatch {
+  return merge(structuredClone(first) as unknown as Json, second as unknown as Json) as unknown as PolicyPatch;
+}

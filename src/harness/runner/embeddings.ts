@@ -45,6 +45,8 @@ export function embeddingService(options: EmbeddingServiceOptions): EmbeddingSer
     close() {
       cache?.close();
       cache = undefined;
+      // Embedders hold the closed cache; a later call makes them again over a reopened one.
+      embedders.clear();
     },
   };
 }

@@ -3,7 +3,7 @@
  * and retrieval answers with ids of memories the scope was given, each once, in a well-formed
  * reply. A system that breaks a rule fails its trial with a SystemError saying which.
  */
-import { SystemError, type Retrieved, type SystemCall } from "./contract.js";
+import { type RankedEntry, type RankedSection, SystemError, type Retrieved, type SystemCall } from "./contract.js";
 
 /**
  * `work` within `timeoutMs` (no limit when undefined), else a SystemError for `call`. With
@@ -62,6 +62,7 @@ export class IdLedger {
       seen.add(id);
     }
     if (sections !== undefined) {
+      if (!wellFormedSections(sections)) throw bad("reported sections that are not a list of { name, ranked: [{ id, rank }], kept: [ids] }");
       const kept = sections.flatMap((s) => s.kept);
       if (kept.length !== ids.length || kept.some((id, i) => id !== ids[i])) throw bad("reported sections whose kept ids are not the ids it returned");
       const stray = sections.flatMap((s) => s.ranked.map((r) => r.id)).find((id) => !this.tokens.has(id));
@@ -69,4 +70,18 @@ export class IdLedger {
     }
     return reply as Retrieved;
   }
+}
+
+/** Whether a module's `sections` has the shape the trial reads, so a malformed one fails as the system's error. */
+function wellFormedSections(sections: unknown): boolean {
+  const strings = (xs: unknown) => Array.isArray(xs) && xs.every((x) => typeof x === "string");
+  const entry = (e: unknown) => typeof e === "object" && e !== null && typeof (e as RankedEntry).id === "string" && typeof (e as RankedEntry).rank === "number";
+  return (
+    Array.isArray(sections) &&
+    sections.every((s: unknown) => {
+      if (typeof s !== "object" || s === null) return false;
+      const { name, ranked, kept } = s as Partial<RankedSection>;
+      return typeof name === "string" && Array.isArray(ranked) && ranked.every(entry) && strings(kept);
+    })
+  );
 }

@@ -4,7 +4,8 @@
  *
  * - `rrf` (reciprocal rank fusion): each memory's ranks by BM25 and by cosine, each turned into
  *   1 / (k + rank), weighted by `weight` (the embedding's share) and 1 − weight, and divided by
- *   the most a memory can get, 1 / (k + 1). A memory no query word matches has no BM25 rank.
+ *   the most a memory can get, 1 / (k + 1). A memory no query word matches has no BM25 rank, and
+ *   one without a vector no dense rank.
  * - `convex`: weight · cosine + (1 − weight) · BM25, each min-max scaled over the current memories
  *   first, so the weight means the same whatever the two scores' own ranges.
  *
@@ -27,7 +28,9 @@ export function hybridRelevance(input: RelevanceInput & { hybrid?: Partial<Hybri
   for (let slot = 0; slot < index.size; slot++) if (index.isCurrent(slot, now)) current.push(slot);
   const values = dense.values;
   if (fusion === "rrf") {
-    const denseRank = ranks(current, dense.values);
+    // A memory without a vector has no dense rank, as one sharing no word has no BM25 rank.
+    const norms = index.embeddingNorm;
+    const denseRank = ranks(current.filter((slot) => norms[slot] !== 0), dense.values);
     const lexicalRank = ranks(current.filter((slot) => lexical.values[slot] > 0), lexical.values);
     for (let slot = 0; slot < index.size; slot++) values[slot] = 0;
     const best = 1 / (k + 1);
@@ -40,7 +43,8 @@ export function hybridRelevance(input: RelevanceInput & { hybrid?: Partial<Hybri
   } else {
     const [dLow, dHigh] = range(current, dense.values);
     const [lLow, lHigh] = range(current, lexical.values);
-    const scaled = (x: number, low: number, high: number) => (high > low ? (x - low) / (high - low) : 0);
+    // With one value (a single current memory, or all equal), a positive score is the best there is.
+    const scaled = (x: number, low: number, high: number) => (high > low ? (x - low) / (high - low) : x > 0 ? 1 : 0);
     const fusedOf = new Float64Array(index.size);
     for (const slot of current) fusedOf[slot] = weight * scaled(dense.values[slot], dLow, dHigh) + (1 - weight) * scaled(lexical.values[slot], lLow, lHigh);
     for (let slot = 0; slot < index.size; slot++) values[slot] = fusedOf[slot];

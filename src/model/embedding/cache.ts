@@ -6,7 +6,8 @@
  *
  * A file that is not a cache, is damaged, comes from a newer version, or holds a model's vectors
  * at another dimension than the model now gives is refused with one message naming the file; it
- * is never mixed with.
+ * is never mixed with. Each vector is stored with a checksum of its bytes, so a vector damaged
+ * inside an otherwise sound file is refused too.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
@@ -24,9 +25,12 @@ CREATE TABLE IF NOT EXISTS vectors (
   model TEXT NOT NULL,
   hash BLOB NOT NULL,
   vector BLOB NOT NULL,
+  checksum BLOB NOT NULL,
   PRIMARY KEY (model, hash)
 ) STRICT, WITHOUT ROWID;
 `;
+/** How long a process waits for another's lock on the file. */
+const BUSY_TIMEOUT_MS = 30_000;
 /** Lookups go in chunks that stay under SQLite's limit on bound parameters. */
 const CHUNK = 500;
 
@@ -45,30 +49,35 @@ export class EmbeddingCache {
     let db: Database.Database;
     try {
       if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-      db = new Database(file, { timeout: 30_000 });
+      db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
     } catch (error) {
       throw refuse(`cannot be opened as an embedding cache (${(error as Error).message})`);
     }
     try {
-      db.pragma("journal_mode = WAL");
-      const version = db.pragma("user_version", { simple: true }) as number;
-      if (version > VERSION) {
-        db.close();
-        throw fileError(file, `is an embedding cache of a newer recollect (version ${version}; this one reads ${VERSION}): update recollect, or name another cache file`);
-      }
-      if (version === 0) {
-        const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
-        if (tables.n > 0) throw refuse("is an SQLite file, but not an embedding cache");
-        db.transaction(() => {
+      // The version is read and a new file's schema made in one write transaction, so processes
+      // opening a new file at once never see each other's half-made cache; a refused file is
+      // left as it was (WAL mode, which changes the file's header, is set only once it is trusted).
+      db.transaction(() => {
+        const version = db.pragma("user_version", { simple: true }) as number;
+        if (version > VERSION) {
+          throw fileError(file, `is an embedding cache of a newer recollect (version ${version}; this one reads ${VERSION}): update recollect, or name another cache file`);
+        }
+        if (version === 0) {
+          const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
+          if (tables.n > 0) throw fileError(file, "is an SQLite file of something else, not an embedding cache: name another cache file (--embedding-cache)");
           db.exec(SCHEMA);
           db.pragma(`user_version = ${VERSION}`);
-        }).immediate();
-      }
+        }
+      }).immediate();
       const check = db.pragma("quick_check", { simple: true });
       if (check !== "ok") throw refuse(`is damaged (${String(check)})`);
+      enableWal(db);
     } catch (error) {
       if (db.open) db.close();
       if ((error as Error).name === "UserError") throw error;
+      if ((error as { code?: string }).code === "SQLITE_BUSY") {
+        throw fileError(file, `is locked by another process, which held it longer than ${BUSY_TIMEOUT_MS / 1000} s: try again once it is done`);
+      }
       throw refuse(`is damaged or not an embedding cache (${(error as Error).message})`);
     }
     return new EmbeddingCache(file, db);
@@ -81,9 +90,14 @@ export class EmbeddingCache {
     for (let start = 0; start < hashes.length; start += CHUNK) {
       const chunk = [...new Set(hashes.slice(start, start + CHUNK).map((h) => h.toString("hex")))];
       const rows = this.db
-        .prepare(`SELECT hash, vector FROM vectors WHERE model = ? AND hash IN (${chunk.map(() => "?").join(",")})`)
-        .all(model, ...chunk.map((h) => Buffer.from(h, "hex"))) as { hash: Buffer; vector: Buffer }[];
-      for (const row of rows) found.set(row.hash.toString("hex"), toVector(row.vector));
+        .prepare(`SELECT hash, vector, checksum FROM vectors WHERE model = ? AND hash IN (${chunk.map(() => "?").join(",")})`)
+        .all(model, ...chunk.map((h) => Buffer.from(h, "hex"))) as { hash: Buffer; vector: Buffer; checksum: Buffer }[];
+      for (const row of rows) {
+        if (!checksumOf(model, row.hash, row.vector).equals(row.checksum)) {
+          throw fileError(this.file, `is damaged: a stored vector of "${model}" does not match its checksum; delete it, and the next run rebuilds it`);
+        }
+        found.set(row.hash.toString("hex"), toVector(row.vector));
+      }
     }
     const dim = this.dimension(model);
     return hashes.map((h) => {
@@ -103,13 +117,17 @@ export class EmbeddingCache {
     const bad = entries.find((e) => e.vector.length !== dim);
     if (bad !== undefined) throw new Error(`model "${model}" returned vectors of ${dim} and ${bad.vector.length} dimensions in one batch`);
     const insertModel = this.db.prepare("INSERT OR IGNORE INTO models (model, dim) VALUES (?, ?)");
-    const insert = this.db.prepare("INSERT OR IGNORE INTO vectors (model, hash, vector) VALUES (?, ?, ?)");
+    const insert = this.db.prepare("INSERT OR IGNORE INTO vectors (model, hash, vector, checksum) VALUES (?, ?, ?, ?)");
     this.db
       .transaction(() => {
         insertModel.run(model, dim);
         const stored = this.dimension(model);
         if (stored !== dim) throw this.mixed(model, stored!, dim);
-        for (const { text, vector } of entries) insert.run(model, textHash(text), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+        for (const { text, vector } of entries) {
+          const hash = textHash(text);
+          const bytes = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+          insert.run(model, hash, bytes, checksumOf(model, hash, bytes));
+        }
       })
       .immediate();
   }
@@ -131,9 +149,32 @@ export class EmbeddingCache {
   private mixed(model: string, stored: number, now: number) {
     return fileError(
       this.file,
-      `holds ${stored}-dimensional vectors of "${model}", but the model gives ${now} dimensions: delete the cache (it is rebuilt on the next run), or give the new model another id`,
+      `holds ${stored}-dimensional vectors of "${model}", but ${now}-dimensional ones came with them: delete the cache (it is rebuilt on the next run), or give a changed model another id`,
     );
   }
+}
+
+/**
+ * Switches a file to WAL mode. SQLite refuses the switch at once (SQLITE_BUSY, without waiting)
+ * while another process has the file open in its old mode, as when runs open a new cache together,
+ * so the switch is retried until the file is in WAL mode, for as long as a lock is waited for.
+ */
+function enableWal(db: Database.Database): void {
+  const started = Date.now();
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() - started > BUSY_TIMEOUT_MS) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+/** Eight bytes of sha256 over a row's model, text hash and vector bytes: a damaged vector shows. */
+function checksumOf(model: string, hash: Buffer, vector: Buffer): Buffer {
+  return createHash("sha256").update(model, "utf8").update(hash).update(vector).digest().subarray(0, 8);
 }
 
 function textHash(text: string): Buffer {

@@ -24,6 +24,7 @@ export function cachedEmbedder(inner: Embedder, cache: EmbeddingCache, options: 
       for (let start = 0; start < missing.length; start += batchSize) {
         const batch = missing.slice(start, start + batchSize);
         const made = await inner.embed(batch);
+        if (made.length !== batch.length) throw new Error(`"${inner.model}" gave ${made.length} vectors for ${batch.length} texts`);
         cache.put(inner.model, batch.map((text, i) => ({ text, vector: made[i]! })));
         options.onProgress?.(Math.min(start + batchSize, missing.length), missing.length);
       }

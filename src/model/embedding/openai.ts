@@ -1,7 +1,7 @@
 /**
  * Embeddings from any server that speaks the OpenAI embeddings API (POST {url}/embeddings):
- * llama.cpp's server, vLLM, LM Studio, hosted APIs. One attempt has a timeout; a refused
- * connection or a 5xx is retried with doubling backoff; every failure is one ModelError naming the
+ * llama.cpp's server, vLLM, LM Studio, hosted APIs. One attempt has a timeout (headers and body); a refused
+ * connection, a rate limit (429) or a 5xx is retried with doubling backoff; every failure is one ModelError naming the
  * URL and the model.
  */
 import { z } from "zod";
@@ -38,22 +38,27 @@ export function openAiEmbedder(options: OpenAiOptions): Embedder {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response;
+    let text: string;
+    // The timeout covers the whole attempt, the body included: a server may send its headers and stall.
     try {
-      response = await fetch(`${url}/embeddings`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-        body: JSON.stringify({ model, input, encoding_format: "float" }),
-        signal: controller.signal,
-      });
-    } catch (error) {
-      throw controller.signal.aborted ? openAiErrors.timedOut(url, model, timeoutMs) : Object.assign(openAiErrors.down(url), { retryable: true, cause: error });
+      try {
+        response = await fetch(`${url}/embeddings`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+          body: JSON.stringify({ model, input, encoding_format: "float" }),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        throw controller.signal.aborted ? openAiErrors.timedOut(url, model, timeoutMs) : Object.assign(openAiErrors.down(url), { retryable: true, cause: error });
+      }
+      text = await response.text().catch(() => "");
+      if (controller.signal.aborted) throw openAiErrors.timedOut(url, model, timeoutMs);
     } finally {
       clearTimeout(timer);
     }
-    const text = await response.text().catch(() => "");
     if (response.status === 401 || response.status === 403) throw openAiErrors.refused(url, response.status);
     if (response.status === 404 || (response.status >= 400 && /model.*(not found|does not exist)/i.test(text))) throw openAiErrors.modelMissing(url, model);
-    if (!response.ok) throw Object.assign(openAiErrors.failed(url, model, response.status, excerpt(text)), { retryable: response.status >= 500 });
+    if (!response.ok) throw Object.assign(openAiErrors.failed(url, model, response.status, excerpt(text)), { retryable: response.status >= 500 || response.status === 429 });
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -69,6 +74,9 @@ export function openAiEmbedder(options: OpenAiOptions): Embedder {
       if (item.index >= input.length || vectors[item.index] !== undefined) throw openAiErrors.malformed(url, model, `input index ${item.index} is out of range or repeated`);
       vectors[item.index] = Float32Array.from(item.embedding);
     }
+    // One model gives one dimension: a reply that mixes them (or sends an empty vector) is no embedding reply.
+    const dims = new Set(vectors.map((v) => v.length));
+    if (dims.has(0) || dims.size > 1) throw openAiErrors.malformed(url, model, `embeddings of ${[...dims].sort((a, b) => a - b).join(" and ")} dimensions in one reply`);
     return vectors;
   };
 

@@ -8,15 +8,17 @@ import { fileError } from "../../shared/errors.js";
  *     <!-- /figures -->
  *
  * A block of `kind=sweep` quotes an experiment's sweep (its held-out choice and folds) and
- * names the experiment alone.
+ * names the experiment alone; `kind=backends` asks whether the conclusions drawn with shared words
+ * hold with embeddings (the experiment alone); `kind=disagreement` shows where embeddings and BM25
+ * disagree, by question category (the experiment and a rank metric).
  *
  * A marker must stand alone on its line, and markers inside fenced code blocks are ignored, so
  * that prose can show the syntax without being rewritten.
  */
 
 export interface FigureMarker {
-  /** `comparison` (the default): an ablation against the baseline; `sweep`: the experiment's sweep. */
-  kind: "comparison" | "sweep";
+  /** `comparison` (the default): an ablation against the baseline; `sweep`, `backends`, `disagreement`: see above. */
+  kind: "comparison" | "sweep" | "backends" | "disagreement";
   experiment: string;
   /** Empty for a sweep. */
   ablation: string;
@@ -33,7 +35,14 @@ const CLOSE = /^\s*<!--\s*\/figures\s*-->\s*$/;
 const FENCE = /^\s*(```|~~~)/;
 const ATTRIBUTE = /([A-Za-z]+)=("[^"]*"|[^\s"]+)/y;
 const REQUIRED = ["experiment", "ablation", "metric"] as const;
-const KINDS = ["comparison", "sweep"] as const;
+const KINDS = ["comparison", "sweep", "backends", "disagreement"] as const;
+/** The keys each kind needs; a kind names no other key but these and `kind`. */
+const NEEDS: Record<(typeof KINDS)[number], readonly string[]> = {
+  comparison: REQUIRED,
+  sweep: ["experiment"],
+  backends: ["experiment"],
+  disagreement: ["experiment", "metric"],
+};
 const KNOWN = new Set<string>([...REQUIRED, "scenario", "kind"]);
 
 interface Block {
@@ -119,11 +128,12 @@ function parseAttributes(text: string, where: { text: string; line: number }, fi
   }
   const kind = (values.kind ?? "comparison") as FigureMarker["kind"];
   if (!KINDS.includes(kind)) throw markerError(file, where, `unknown kind "${values.kind}" (expected ${KINDS.join(", ")})`);
-  for (const key of kind === "sweep" ? (["experiment"] as const) : REQUIRED) {
+  for (const key of NEEDS[kind]) {
     if (!values[key]) throw markerError(file, where, `"${key}" is missing`);
   }
-  if (kind === "sweep" && (values.ablation ?? values.metric ?? values.scenario) !== undefined) {
-    throw markerError(file, where, "a sweep block names its experiment alone");
+  const extra = Object.keys(values).find((key) => key !== "kind" && !NEEDS[kind].includes(key) && !(kind === "comparison" && key === "scenario"));
+  if (extra !== undefined) {
+    throw markerError(file, where, kind === "sweep" ? "a sweep block names its experiment alone" : `a ${kind} block takes ${NEEDS[kind].join(" and ")} only, not "${extra}"`);
   }
   return {
     kind,

@@ -27,6 +27,12 @@ const vectorsFile = temp.write(
   scenarioYaml("vectors").replace('text: "The user likes tea." }', 'text: "The user likes tea.", embedding: [1, 0] }').replace("expect: [fact] }", "expect: [fact], embedding: [1, 0] }"),
 );
 
+/** The tea scenario with a vector on its memory only: its ask has none of its own. */
+const halfVectorsFile = temp.write(
+  "scenarios-half/half.yaml",
+  scenarioYaml("half-vectors").replace('text: "The user likes tea." }', 'text: "The user likes tea.", embedding: [1, 0] }'),
+);
+
 let counter = 0;
 /** Writes an experiment file: the given lines after a valid name and description. */
 function experimentFile(...lines: string[]): string {
@@ -101,7 +107,8 @@ describe("loadExperiment", () => {
     const experiment = await loadExperiment(
       valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "policy: stream", "policyPatch: { pooled: { limit: 3 } }", "ablations: [full, no-touch]"),
     );
-    const base = applyPatch(streamPreset, { pooled: { limit: 3 } });
+    // The stream preset ranks by embedding, so its policies name the experiment's model (use-lite by default).
+    const base = applyPatch(streamPreset, { pooled: { limit: 3 }, score: { embeddingModel: "use-lite" } });
     expect(experiment.ablations[0].policy).toEqual(base);
     expect(experiment.ablations[1].policy).toEqual({ ...base, touch: false });
   });
@@ -237,15 +244,117 @@ describe("loadExperiment", () => {
       expect(await loadError(file)).toBe(`${twin}: scenario name "tea" is used by another scenario of ${file}`);
     });
 
-    it("an ablation that ranks by embedding over a scenario whose asks carry no vector", async () => {
-      const file = valid("ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
-      expect(await loadError(file)).toBe(`${file}: at ablations: "emb" ranks by embedding, but ask "q" of scenario "tea" (${teaFile}) has no embedding to rank with`);
+    it("an ablation that ranks by embedding over a scenario that writes vectors of its own but has an ask without one", async () => {
+      const file = valid(`scenarios: [${JSON.stringify(halfVectorsFile)}]`, "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
+      expect(await loadError(file)).toBe(
+        `${file}: at ablations: "emb" ranks by embedding, and scenario "half-vectors" (${halfVectorsFile}) writes vectors of its own, but its ask "q" has none to rank with`,
+      );
+    });
+
+    it("an unknown key in the embedding settings", async () => {
+      const file = valid("embedding: { modle: use-lite }");
+      expect(await loadError(file)).toBe(`${file}: at embedding: unknown key "modle"`);
     });
   });
 
   it("accepts an embedding ablation when every ask has a vector", async () => {
     const file = valid(`scenarios: [${JSON.stringify(vectorsFile)}]`, "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]");
     expect((await loadExperiment(file)).ablations.map((a) => a.name)).toEqual(["full", "emb"]);
+  });
+});
+
+describe("an experiment's embedding model", () => {
+  const ablation = (experiment: { ablations: { name: string }[] }, name: string) => experiment.ablations.find((a) => a.name === name) as Awaited<ReturnType<typeof loadExperiment>>["ablations"][number];
+
+  it("is written into the policy of each ablation that ranks by embedding: use-lite unless the experiment names one", async () => {
+    const experiment = await loadExperiment(valid("ablations: [full, embedding, relevance-only-hybrid]"));
+    expect(experiment.spec.embedding).toEqual({ model: "use-lite" });
+    for (const name of ["embedding", "relevance-only-hybrid"]) {
+      const a = ablation(experiment, name);
+      expect(a.embeddingModel).toBe("use-lite");
+      expect(a.policy!.score.embeddingModel).toBe("use-lite");
+      expect(a.system).toEqual({ type: "recollect", policy: a.policy });
+    }
+    // An ablation that ranks by words is left as it is.
+    const full = ablation(experiment, "full");
+    expect(full.policy).toEqual(fullPolicy);
+    expect("embeddingModel" in full).toBe(false);
+  });
+
+  it("is the experiment's embedding.model when it names one, with the server's settings kept in the spec", async () => {
+    const experiment = await loadExperiment(
+      valid("ablations: [full, relevance-only-embedding]", "embedding: { model: ollama:nomic-embed-text, url: http://127.0.0.1:11434, timeoutMs: 5000 }"),
+    );
+    expect(experiment.spec.embedding).toEqual({ model: "ollama:nomic-embed-text", url: "http://127.0.0.1:11434", timeoutMs: 5000 });
+    const a = ablation(experiment, "relevance-only-embedding");
+    expect(a.embeddingModel).toBe("ollama:nomic-embed-text");
+    expect(a.policy).toEqual({ ...fullPolicy, score: { ...fullPolicy.score, weights: [1, 0, 0], relevance: "embedding", embeddingModel: "ollama:nomic-embed-text" } });
+  });
+
+  it("is the policy's own when it names one, over the experiment's", async () => {
+    const experiment = await loadExperiment(
+      valid("embedding: { model: use-lite }", "ablations: [full, { name: mine, from: embedding, patch: { score: { embeddingModel: openai:text-embedding-3-small } } }]"),
+    );
+    const a = ablation(experiment, "mine");
+    expect(a.embeddingModel).toBe("openai:text-embedding-3-small");
+    expect(a.policy!.score.embeddingModel).toBe("openai:text-embedding-3-small");
+  });
+
+  it("refuses an unknown model id with one message naming the file and where it is written, whether or not an ablation uses it", async () => {
+    const message = `unknown embedding model "word2vec": use use-lite (in this process, offline), ollama:<model> (an Ollama server) or openai:<model> (an OpenAI-compatible server)`;
+    const file = valid("ablations: [full, embedding]", "embedding: { model: word2vec }");
+    expect(await loadError(file)).toBe(`${file}: at embedding.model: ${message}`);
+    const unused = valid("ablations: [full, no-touch]", "embedding: { model: word2vec }");
+    expect(await loadError(unused)).toBe(`${unused}: at embedding.model: ${message}`);
+    const own = valid("ablations: [full, { name: mine, from: embedding, patch: { score: { embeddingModel: nomic } } }]");
+    expect(await loadError(own)).toMatch(new RegExp(`^${escape(own)}: at ablations\\[1\\] \\("mine"\\): unknown embedding model "nomic": `));
+  });
+
+  it("refuses a policy whose sections rank by two models", async () => {
+    const file = valid(
+      "ablations:",
+      "  - full",
+      "  - name: two",
+      "    from: embedding",
+      "    patch: { sections: { semantic: { score: { embeddingModel: ollama:a } }, episodic: { score: { embeddingModel: ollama:b } } } }",
+    );
+    expect(await loadError(file)).toBe(
+      `${file}: at ablations[1] ("two"): the policy's sections rank by 2 embedding models (ollama:a, ollama:b); one query has one vector, so name one model`,
+    );
+  });
+
+  it("is needed by every ask of a scenario with vectors of its own only when an ablation ranks by embedding", async () => {
+    const words = await loadExperiment(valid(`scenarios: [${JSON.stringify(halfVectorsFile)}]`, "ablations: [full, no-touch]"));
+    expect(words.scenarios.map((s) => s.spec.name)).toEqual(["half-vectors"]);
+    const file = valid(`scenarios: [${JSON.stringify(halfVectorsFile)}]`, "ablations: [full, relevance-only-hybrid]");
+    expect(await loadError(file)).toMatch(/"relevance-only-hybrid" ranks by embedding, and scenario "half-vectors" .* its ask "q" has none to rank with$/);
+    // A scenario without vectors of its own is embedded by the model, asks and all.
+    const plain = await loadExperiment(valid("ablations: [full, embedding]"));
+    expect(plain.scenarios.map((s) => s.spec.name)).toEqual(["tea"]);
+  });
+
+  describe("in a sweep", () => {
+    it("is written into each point that ranks by embedding, and named as the sweep's", async () => {
+      const experiment = await loadExperiment(valid("sweep: { grid: { score.relevance: [words, embedding] }, objective: { metric: mrr } }"));
+      const { points, embeddingModel } = experiment.sweep!;
+      expect(embeddingModel).toBe("use-lite");
+      expect(points.map((p) => [p.policy.score.relevance, p.policy.score.embeddingModel])).toEqual([
+        ["words", undefined],
+        ["embedding", "use-lite"],
+      ]);
+    });
+
+    it("is absent when no point ranks by embedding", async () => {
+      const experiment = await loadExperiment(valid("sweep: { grid: { score.decayRate: [0.9, 0.99] }, objective: { metric: mrr } }"));
+      expect(experiment.sweep!.embeddingModel).toBeUndefined();
+    });
+
+    it("refuses points that rank by two models, and an unknown model, naming the point", async () => {
+      const two = valid("policyPatch: { score: { relevance: embedding } }", "sweep: { grid: { score.embeddingModel: [ollama:a, ollama:b] }, objective: { metric: mrr } }");
+      expect(await loadError(two)).toBe(`${two}: at sweep: the points rank by 2 embedding models (ollama:a, ollama:b); sweep one at a time`);
+      const unknown = valid("policyPatch: { score: { relevance: embedding } }", "sweep: { grid: { score.embeddingModel: [word2vec] }, objective: { metric: mrr } }");
+      expect(await loadError(unknown)).toMatch(new RegExp(`^${escape(unknown)}: at sweep \\(point p001\\): unknown embedding model "word2vec"`));
+    });
   });
 });
 

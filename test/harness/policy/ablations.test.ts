@@ -5,6 +5,8 @@ import { BUILT_IN_ABLATIONS, findAblation } from "../../../src/harness/policy/ab
 import { applyPatch } from "../../../src/harness/policy/patch.js";
 import { policyPatchSchema, policySchema } from "../../../src/harness/policy/schema.js";
 import { retrieve } from "../../../src/memory/retrieve.js";
+import { policyEmbeddingModel, usesEmbedding } from "../../../src/memory/policy-backends.js";
+import { HYBRID_DEFAULTS } from "../../../src/memory/relevance/hybrid.js";
 import { HOUR, memoryStore, T0 } from "../../memory/helpers.js";
 
 const ablate = (name: string, base: RetrievalPolicy = fullPolicy) => applyPatch(base, findAblation(name)!.patch(base));
@@ -42,6 +44,9 @@ describe("built-in ablations", () => {
       "no-write-back": { ...fullPolicy, writeBack: false },
       bm25: { ...fullPolicy, score: { ...score, relevance: "bm25" } },
       "relevance-only-bm25": { ...fullPolicy, score: { ...score, weights: [1, 0, 0], relevance: "bm25" } },
+      embedding: { ...fullPolicy, score: { ...score, relevance: "embedding" } },
+      "relevance-only-embedding": { ...fullPolicy, score: { ...score, weights: [1, 0, 0], relevance: "embedding" } },
+      "relevance-only-hybrid": { ...fullPolicy, score: { ...score, weights: [1, 0, 0], relevance: "hybrid" } },
     };
     for (const [name, policy] of Object.entries(expected)) expect(ablate(name), name).toEqual(policy);
   });
@@ -95,6 +100,60 @@ describe("built-in ablations", () => {
 
     it("cite the file and function they reproduce", () => {
       expect(findAblation("ga-code")!.note).toMatch(/retrieve\.py .*generative_agents.*new_retrieve/);
+    });
+  });
+
+  describe("the embedding and hybrid ablations", () => {
+    const EMBEDDING = ["embedding", "relevance-only-embedding", "ga-code-embedding", "relevance-only-hybrid"];
+
+    it("are the only built-in ablations that rank by embedding, over the full policy", () => {
+      expect(BUILT_IN_ABLATIONS.filter((a) => usesEmbedding(ablate(a.name))).map((a) => a.name)).toEqual(EMBEDDING);
+    });
+
+    it("name no model: the experiment's embedding model is written in when it loads", () => {
+      for (const name of EMBEDDING) expect(policyEmbeddingModel(ablate(name))).toBeUndefined();
+    });
+
+    it("ga-code-embedding is ga-code with relevance by embedding, and nothing else", () => {
+      const ga = ablate("ga-code", fullPolicy);
+      expect(ablate("ga-code-embedding", fullPolicy)).toEqual({ ...ga, score: { ...ga.score, relevance: "embedding" } });
+      // A section that names its own backend (the pooled preset's sections do) ranks by embedding too.
+      const pooled = ablate("ga-code", pooledPreset);
+      const byEmbedding = (rule: RetrievalPolicy["pooled"]) => (rule.score?.relevance === undefined ? rule : { ...rule, score: { ...rule.score, relevance: "embedding" as const } });
+      expect(ablate("ga-code-embedding", pooledPreset)).toEqual({
+        ...pooled,
+        score: { ...pooled.score, relevance: "embedding" },
+        sections: Object.fromEntries(KINDS.map((kind) => [kind, byEmbedding(pooled.sections[kind])])),
+        pooled: byEmbedding(pooled.pooled),
+      });
+    });
+
+    it("switches the backend in sections that name their own, so a backend ablation never ranks by words unseen", () => {
+      for (const name of ["bm25", "relevance-only-bm25", "embedding", "relevance-only-embedding", "relevance-only-hybrid"]) {
+        const policy = ablate(name, perKindPreset);
+        for (const kind of ["semantic", "episodic", "procedural"] as const) expect(policy.sections[kind].score!.relevance, `${name} ${kind}`).toBe(policy.score.relevance);
+        expect(policy.pooled.score!.relevance, name).toBe(policy.score.relevance);
+      }
+    });
+
+    it("relevance-only-hybrid fuses with the defaults (reciprocal rank fusion), as its note says", () => {
+      const policy = ablate("relevance-only-hybrid");
+      expect(policy.score.hybrid).toBeUndefined();
+      expect(HYBRID_DEFAULTS.fusion).toBe("rrf");
+      expect(findAblation("relevance-only-hybrid")!.note).toMatch(/reciprocal rank fusion/);
+    });
+
+    it("rank a store by its vectors: by embedding the nearest memory first though it shares no word, fused the one both rankings like", () => {
+      const store = memoryStore();
+      const fact = (id: string, text: string, vector: number[]) => ({ id, scope: "u", kind: "semantic" as const, text, createdAt: T0, embedding: { model: "m", vector } });
+      store.rememberMany([fact("dog", "we got a new dog", [1, 0]), fact("stocks", "the puppy market fell", [0, 1]), fact("cat", "a cat sleeps", [-1, 0])]);
+      const query = { text: "puppy", embedding: { model: "m", vector: [0.9, 0.1] } };
+      const semantic = (name: string) =>
+        retrieve(store, { scope: "u", query, now: T0, policy: { ...ablate(name), touch: false } }).sections.find((s) => s.name === "semantic")!.ranked.map((r) => r.id);
+      expect(semantic("relevance-only-embedding")).toEqual(["dog", "stocks", "cat"]);
+      expect(semantic("relevance-only-bm25")[0]).toBe("stocks");
+      // Dense ranks dog, stocks, cat; BM25 ranks stocks alone: fused at weight ½, stocks (½/62 + ½/61) before dog (½/61) before cat (½/63).
+      expect(semantic("relevance-only-hybrid")).toEqual(["stocks", "dog", "cat"]);
     });
   });
 

@@ -64,7 +64,8 @@ export class SystemProcess {
 
   /** Sends one request and resolves with its reply (a result or an error object, checked for shape). */
   request(call: SystemCall, method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-    if (this.ended !== undefined) return Promise.reject(this.ended);
+    // A process that ended between requests says why to the call that finds it gone.
+    if (this.ended !== undefined) return Promise.reject(this.ended.call === call ? this.ended : new SystemError(call, this.ended.problem, { cause: this.ended }));
     if (this.pending !== undefined) throw new Error("a system process serves one request at a time");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -19,7 +19,7 @@ export function subprocessSystem(spec: SubprocessSpec): MemorySystem {
 
   const call = async (method: Method, params: unknown): Promise<unknown> => {
     const process = running;
-    if (process === undefined || !process.alive) throw new SystemError(method as SystemCall, "the process is not running");
+    if (process === undefined) throw new SystemError(method as SystemCall, "the process is not running");
     const reply = await process.request(method as SystemCall, method, params);
     if (reply.error !== undefined) {
       await process.kill();

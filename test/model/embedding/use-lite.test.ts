@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Embedder } from "../../../src/model/embedder.js";
+import { loadUseLite, USE_LITE_MODEL } from "../../../src/model/embedding/use-lite.js";
+
+const PUPPY = "I adopted a puppy last week";
+const DOG = "We got a new dog";
+const STOCKS = "The stock market fell today";
+
+const cosine = (a: Float32Array, b: Float32Array) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / Math.sqrt(na * nb);
+};
+const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+let encoder: Embedder;
+let vectors: Float32Array[];
+beforeAll(async () => {
+  encoder = await loadUseLite();
+  vectors = await encoder.embed([PUPPY, DOG, STOCKS]);
+});
+
+describe("use-lite, the in-process sentence encoder", () => {
+  it("records its vectors as use-lite", () => {
+    expect(encoder.model).toBe(USE_LITE_MODEL);
+    expect(USE_LITE_MODEL).toBe("use-lite");
+  });
+
+  it("gives one 512-dimensional Float32Array of finite, non-zero numbers per text, in order", () => {
+    expect(vectors).toHaveLength(3);
+    for (const vector of vectors) {
+      expect(vector).toBeInstanceOf(Float32Array);
+      expect(vector).toHaveLength(512);
+      expect(vector.every(Number.isFinite)).toBe(true);
+      expect(vector.some((x) => x !== 0)).toBe(true);
+    }
+    // Three different texts, three different vectors.
+    expect(bytes(vectors[0]!).equals(bytes(vectors[1]!))).toBe(false);
+    expect(bytes(vectors[1]!).equals(bytes(vectors[2]!))).toBe(false);
+  });
+
+  it("puts a related pair well above an unrelated one, with no word in common", () => {
+    const related = cosine(vectors[0]!, vectors[1]!);
+    const unrelated = [cosine(vectors[0]!, vectors[2]!), cosine(vectors[1]!, vectors[2]!)];
+    for (const u of unrelated) expect(related - u).toBeGreaterThan(0.3);
+  });
+
+  it("gives a text bit-identical vectors in two calls, alone or among other texts", async () => {
+    const [alone] = await encoder.embed([DOG]);
+    const among = await encoder.embed([STOCKS, DOG, "Completely different words here"]);
+    expect(bytes(alone!).equals(bytes(vectors[1]!))).toBe(true);
+    expect(bytes(among[1]!).equals(bytes(vectors[1]!))).toBe(true);
+    expect(bytes(among[0]!).equals(bytes(vectors[2]!))).toBe(true);
+  });
+
+  it("embeds no texts as no vectors", async () => {
+    expect(await encoder.embed([])).toEqual([]);
+  });
+});
