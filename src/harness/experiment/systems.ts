@@ -69,12 +69,14 @@ function resolveSystem(file: string, paths: ExperimentPaths, entry: SystemEntry,
     description: describeSystem(info),
     system: { type: "command", name: entry.name, command: entry.command, cwd, options: entry.options, timeoutMs: entry.timeoutMs },
     info,
-    // A script the command names is part of the system: editing it starts the run afresh. The
-    // program counts when it is a relative path (./system.py), not a name looked up on PATH.
+    // The system's code is part of what ran: editing it starts the run afresh. That is the program
+    // when it is a relative path (./system.py), not a name looked up on PATH, else the first
+    // argument naming a file (python3 system.py); later files may be data the system itself writes.
     files: entry.command
       .filter((arg, i) => i > 0 || (arg.includes("/") && !isAbsolute(arg)))
       .map((arg) => resolve(cwd, arg))
-      .filter((path) => existsSync(path) && statSync(path).isFile()),
+      .filter((path) => existsSync(path) && statSync(path).isFile())
+      .slice(0, 1),
   };
 }
 

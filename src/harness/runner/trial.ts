@@ -85,7 +85,8 @@ export async function runTrial(input: TrialInput, context: TrialContext): Promis
       await calls.run("close", () => scope.close());
       return { ...trial, latency };
     } catch (error) {
-      await scope.close().catch(() => {});
+      // Cleaning up after a failure is bounded like any call, and cannot replace the failure.
+      await calls.run("close", async () => scope.close()).catch(() => {});
       throw error;
     }
   } catch (error) {

@@ -6,6 +6,10 @@ import { variationSchema } from "../../../src/harness/experiment/schema.js";
 import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult } from "../../../src/harness/results/types.js";
 import { runPolicyTrial } from "./trials.js";
+import { runTrial, type TrialInput } from "../../../src/harness/runner/trial.js";
+import { SystemHost } from "../../../src/harness/systems/index.js";
+import { UserError } from "../../../src/shared/errors.js";
+import { repoPath } from "../temp-files.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 
 /** Counts words, so token figures can be checked by hand; the trial logic does not depend on the tokenizer. */
@@ -127,5 +131,31 @@ describe("runTrial", async () => {
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       expect((await runPolicyTrial(input({ seed, variation: shuffle }), words)).asks.map((a) => a.ask)).toEqual(trial.asks.map((a) => a.ask));
     }
+  });
+});
+
+describe("runTrial when a system fails", () => {
+  const module = (closeThrows: boolean): TrialInput => ({
+    scenario: SCENARIO,
+    ablation: "broken",
+    system: { type: "module", file: repoPath("test/fixtures/systems/hanging-close-module.mjs"), options: { closeThrows }, timeoutMs: 300 },
+    writeBack: false,
+    budget: 100,
+    seed: 1,
+    variation: variationSchema.parse({}),
+    matchSource: false,
+    detail: false,
+  });
+
+  it.each([false, true])("reports the failed call, not the clean-up, whether close hangs or throws (close throws: %s)", async (closeThrows) => {
+    const error = await runTrial(module(closeThrows), { tokens: words, host: new SystemHost() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as Error).message).toBe('system "broken" failed in trial trial-spec / seed 1 at retrieve call 1 (at ask where): failed (the index is gone)');
+  });
+
+  it("with skipping on, records the trial as skipped, its asks as empty retrievals", async () => {
+    const trial = await runTrial({ ...module(false), skipOnSystemError: true }, { tokens: words, host: new SystemHost() });
+    expect(trial.skipped).toEqual({ call: "retrieve", message: 'system "broken" failed in trial trial-spec / seed 1 at retrieve call 1 (at ask where): failed (the index is gone)' });
+    expect(trial.asks.map((a) => [a.ranks.every((r) => r === null), a.tokens])).toEqual(trial.asks.map(() => [true, 0]));
   });
 });
