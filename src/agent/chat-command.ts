@@ -68,12 +68,18 @@ export function chatModels(policy: RetrievalPolicy, model: string, embedModel = 
  * vectors through the persistent cache. An Ollama model on the chat's own server goes through the
  * chat's client, so recordings cover its calls too.
  */
-export async function chatEmbedder(settings: { model?: string; url?: string; client: ModelClient; cacheFile?: string }): Promise<{ embedder: Embedder; close(): void }> {
+export async function chatEmbedder(settings: { model?: string; url?: string; client: ModelClient; cacheFile?: string }): Promise<{ embedder: Embedder; close(): Promise<void> }> {
   const model = settings.model ?? DEFAULT_EMBEDDING_MODEL;
   const sameServer = parseModelId(model).provider === "ollama" && settings.url === undefined;
   const inner = await createEmbedder({ model, ...(settings.url === undefined ? {} : { url: settings.url }), ...(sameServer ? { client: settings.client } : {}) });
   const cache = EmbeddingCache.open(settings.cacheFile ?? DEFAULT_CACHE_FILE);
-  return { embedder: cachedEmbedder(inner, cache), close: () => cache.close() };
+  return {
+    embedder: cachedEmbedder(inner, cache),
+    close: async () => {
+      await inner.close?.();
+      cache.close();
+    },
+  };
 }
 
 export interface ChatSessionOptions {
@@ -208,6 +214,6 @@ export async function runChat(options: RunChatOptions): Promise<TurnResult> {
     return result;
   } finally {
     session.close();
-    embedding?.close();
+    await embedding?.close();
   }
 }

@@ -11,6 +11,8 @@ export interface Embedder {
   model: string;
   /** One vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Frees what the embedder holds (an in-process encoder's threads); absent when it holds nothing. */
+  close?(): Promise<void>;
 }
 
 /** An embedder over `client` (Ollama's /api/embed, or its recordings), its vectors recorded as `ollama:<model>`. */

@@ -114,7 +114,7 @@ export async function chatCommand(args: ChatArgs, io: Partial<ChatIo> = {}): Pro
       session.close();
     }
   } finally {
-    embedder?.close();
+    await embedder?.close();
     if (temporary) rmSync(temporary, { recursive: true, force: true });
   }
 }

@@ -101,7 +101,7 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
   try {
     return await runWith(experiment, { ...options, embed: embeddings.embed }, bar, started);
   } finally {
-    embeddings.close();
+    await embeddings.close();
   }
 }
 

