@@ -72,12 +72,22 @@ export async function chatEmbedder(settings: { model?: string; url?: string; cli
   const model = settings.model ?? DEFAULT_EMBEDDING_MODEL;
   const sameServer = parseModelId(model).provider === "ollama" && settings.url === undefined;
   const inner = await createEmbedder({ model, ...(settings.url === undefined ? {} : { url: settings.url }), ...(sameServer ? { client: settings.client } : {}) });
-  const cache = EmbeddingCache.open(settings.cacheFile ?? DEFAULT_CACHE_FILE);
+  // The cache file is made on the first text to embed, so a chat refused before it begins (a bad
+  // store, a missing model) leaves nothing behind.
+  let cache: EmbeddingCache | undefined;
+  let cached: Embedder | undefined;
   return {
-    embedder: cachedEmbedder(inner, cache),
+    embedder: {
+      model: inner.model,
+      embed(texts) {
+        cache ??= EmbeddingCache.open(settings.cacheFile ?? DEFAULT_CACHE_FILE);
+        cached ??= cachedEmbedder(inner, cache);
+        return cached.embed(texts);
+      },
+    },
     close: async () => {
       await inner.close?.();
-      cache.close();
+      cache?.close();
     },
   };
 }
@@ -195,25 +205,28 @@ export async function runChat(options: RunChatOptions): Promise<TurnResult> {
   const embedding = usesEmbedding(options.policy)
     ? await chatEmbedder({ client, ...(options.embedModel === undefined ? {} : { model: options.embedModel }), ...(options.embedUrl === undefined ? {} : { url: options.embedUrl }), ...(options.embeddingCache === undefined ? {} : { cacheFile: options.embeddingCache }) })
     : undefined;
-  const session = ChatSession.open({
-    client,
-    tokenizer: await loadGemmaTokenizer(),
-    storePath: options.storePath ?? ":memory:",
-    policy: options.policy,
-    model,
-    ...(embedding === undefined ? {} : { embedder: embedding.embedder }),
-    scope: options.scope ?? DEMO_SCOPE,
-    ...(options.samplingSeed === undefined ? {} : { samplingSeed: options.samplingSeed }),
-    ...(options.reflectionThreshold === undefined ? {} : { reflectionThreshold: options.reflectionThreshold }),
-  });
   try {
-    if (options.seedMemories) await session.seed(now);
-    const question = options.question ?? DEMO_QUESTION;
-    const result = await session.say(question, now);
-    print(`question: ${question}\n\n${result.block.text}\n\nanswer: ${result.answer}`);
-    return result;
+    const session = ChatSession.open({
+      client,
+      tokenizer: await loadGemmaTokenizer(),
+      storePath: options.storePath ?? ":memory:",
+      policy: options.policy,
+      model,
+      ...(embedding === undefined ? {} : { embedder: embedding.embedder }),
+      scope: options.scope ?? DEMO_SCOPE,
+      ...(options.samplingSeed === undefined ? {} : { samplingSeed: options.samplingSeed }),
+      ...(options.reflectionThreshold === undefined ? {} : { reflectionThreshold: options.reflectionThreshold }),
+    });
+    try {
+      if (options.seedMemories) await session.seed(now);
+      const question = options.question ?? DEMO_QUESTION;
+      const result = await session.say(question, now);
+      print(`question: ${question}\n\n${result.block.text}\n\nanswer: ${result.answer}`);
+      return result;
+    } finally {
+      session.close();
+    }
   } finally {
-    session.close();
     await embedding?.close();
   }
 }

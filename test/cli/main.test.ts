@@ -158,10 +158,6 @@ const ROWS: Record<string, Row> = {
     run: (box) => (validExperiment(box, "bad-policy", "policy: fastest"), ["experiment", "experiments/bad-policy.yaml"]),
     says: () => /^experiments\/bad-policy\.yaml: at policy: .*"full"\|"stream"\|"per-kind"\|"pooled"/,
   },
-  "an ablation that ranks by embedding, over asks without vectors": {
-    run: (box) => (validExperiment(box, "no-vectors", "scenarios: [../scenarios/per-kind-demo.yaml]", "ablations: [full, { name: emb, patch: { score: { relevance: embedding } } }]"), ["experiment", "experiments/no-vectors.yaml"]),
-    says: () => 'experiments/no-vectors.yaml: at ablations: "emb" ranks by embedding, but ask "which-hotel" of scenario "per-kind-demo" (scenarios/per-kind-demo.yaml) has no embedding to rank with',
-  },
   "a scenario file that does not exist": {
     run: (box) => (validExperiment(box, "missing-scenario", "scenarios: [../scenarios/no-such-scenario.yaml]"), ["experiment", "experiments/missing-scenario.yaml"]),
     says: () =>
@@ -385,7 +381,7 @@ const ROWS: Record<string, Row> = {
   },
   "a chat model the server does not have": { run: () => chat("--model", "gemma9:zz"), says: () => `model gemma9:zz not found on ${host()}: run \`ollama pull gemma9:zz\`` },
   "an embedding model the server does not have": {
-    run: () => chat("--embed-model", "mxbai-embed-large"),
+    run: () => chat("--embed-model", "ollama:mxbai-embed-large"),
     says: () => `model mxbai-embed-large not found on ${host()}: run \`ollama pull mxbai-embed-large\``,
   },
   "no Ollama server": { run: () => ["chat", "--seed", "--host", "http://127.0.0.1:9"], says: () => "no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls" },

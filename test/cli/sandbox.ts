@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { symlinkSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { repoPath, type TempDir, useTempDir } from "../harness/temp-files.js";
 
 /**
@@ -15,6 +15,9 @@ const LINKED = ["node_modules", "src", "scenarios", "package.json", "package-loc
 export function useSandbox(): Sandbox {
   const sandbox = useTempDir("recollect-cli-");
   for (const name of LINKED) symlinkSync(repoPath(name), sandbox.path(name));
+  // As in a checkout, the embedding cache is not part of the work tree: a run that fails after it
+  // embedded something keeps those vectors, which are right whatever the run's fate.
+  writeFileSync(sandbox.path(".gitignore"), ".recollect/embeddings.db*\n");
   return sandbox;
 }
 

@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readResults } from "../../../src/harness/results/io.js";
 import { repoPath } from "../../harness/temp-files.js";
 import { spawnCli, useSandbox } from "../sandbox.js";
 
@@ -74,11 +75,19 @@ describe("recollect experiment on the core experiment", () => {
     }
   });
 
-  it("says it counts tokens, then that the workers are starting, then counts trials with an estimate of the time left", () => {
+  it("says it counts tokens, embeds what the cache lacks, then that the workers are starting, then counts trials with an estimate of the time left", () => {
     const text = first.lines.map((l) => l.text);
+    const trials = readResults(sandbox.path("results/core.json"))!.trials.length;
     expect(text[0]).toBe("core: counting tokens · 0 s");
-    expect(text.some((l) => /^core: 0\/960 trials · starting workers · \d+ s$/.test(l))).toBe(true);
-    expect(text.some((l) => /^core: \d+\/960 trials · \d+ s · ETA \d+ s$/.test(l))).toBe(true);
+    const embedding = text.findIndex((l) => /^core: 0\/\d+ texts · embedding with use-lite \(the texts the cache does not hold\) · \d+ s$/.test(l));
+    const starting = text.findIndex((l) => l.startsWith(`core: 0/${trials} trials · starting workers · `));
+    expect(embedding, text.join("\n")).toBeGreaterThan(0);
+    expect(starting).toBeGreaterThan(embedding);
+    expect(text.some((l) => new RegExp(`^core: \\d+/${trials} trials · \\d+ s · ETA \\d+ s$`).test(l))).toBe(true);
+  });
+
+  it("embeds nothing on the second run: the cache holds every text", () => {
+    expect(again.lines.some((l) => l.text.includes("embedding with"))).toBe(false);
   });
 
   it("gives the reports a progress line of their own, one step per experiment's statistics and per reporter", () => {

@@ -1,4 +1,7 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGemmaTokenizer } from "../../../src/memory/index.js";
 import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
 import { buildResults } from "../../../src/harness/results/build.js";
@@ -6,6 +9,7 @@ import { compareResults } from "../../../src/harness/results/compare.js";
 import { readResults } from "../../../src/harness/results/io.js";
 import { buildManifest } from "../../../src/harness/results/manifest.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
+import { embeddingService } from "../../../src/harness/runner/embeddings.js";
 import { runTrials } from "../../../src/harness/runner/run.js";
 
 /**
@@ -16,8 +20,12 @@ import { runTrials } from "../../../src/harness/runner/run.js";
 const EXPERIMENT = "experiments/core.yaml";
 const RECORDED = "results/core.json";
 
+// core ranks some ablations by the in-process encoder; one cache serves every fresh run here.
+const embeddings = embeddingService({ cacheFile: join(mkdtempSync(join(tmpdir(), "recollect-compare-")), "embeddings.db") });
+afterAll(() => embeddings.close());
+
 async function freshRun(experiment: Experiment): Promise<ExperimentResults> {
-  const trials = await runTrials(experiment, { workers: 1 });
+  const trials = await runTrials(experiment, { workers: 1, embed: embeddings.embed });
   const tokenizer = await loadGemmaTokenizer();
   const manifest = buildManifest({ tokenizerSha256: tokenizer.sha256, datasets: experiment.datasets, experimentHash: experiment.hash, wallTimeMs: 1 });
   return buildResults(experiment, trials, manifest);

@@ -29,13 +29,13 @@ function recordingCreate(mark = 1) {
 const plain = (vectors: Float32Array[]) => vectors.map((v) => Array.from(v));
 
 describe("embeddingService", () => {
-  it("makes nothing until asked: no embedder, no cache file", () => {
+  it("makes nothing until asked: no embedder, no cache file", async () => {
     const file = freshFile();
     const { create, made } = recordingCreate();
     const service = embeddingService({ cacheFile: file, create });
     expect(made).toEqual([]);
     expect(existsSync(file)).toBe(false);
-    service.close();
+    await service.close();
     expect(existsSync(file)).toBe(false);
   });
 
@@ -47,7 +47,7 @@ describe("embeddingService", () => {
     expect(made).toEqual([{ model: "ollama:a", url: "http://127.0.0.1:1/v1", timeoutMs: 1234 }]);
     await service.embed("openai:b", ["x"]);
     expect(made.map((s) => s.model)).toEqual(["ollama:a", "openai:b"]);
-    service.close();
+    await service.close();
   });
 
   it("passes neither url nor timeout when the experiment gives none", async () => {
@@ -55,7 +55,7 @@ describe("embeddingService", () => {
     const service = embeddingService({ cacheFile: freshFile(), create });
     await service.embed("use-lite", ["x"]);
     expect(made).toEqual([{ model: "use-lite" }]);
-    service.close();
+    await service.close();
   });
 
   it("goes through the cache file: what one run embedded, the next reads, embedding only what is new", async () => {
@@ -64,7 +64,7 @@ describe("embeddingService", () => {
     const run1 = embeddingService({ cacheFile: file, create: first.create });
     expect(plain(await run1.embed("m", ["tea", "coffee", "tea"]))).toEqual([[3, 1], [6, 1], [3, 1]]);
     expect(first.embedded).toEqual([{ model: "m", texts: ["tea", "coffee"] }]);
-    run1.close();
+    await run1.close();
 
     const stored = EmbeddingCache.open(file);
     expect(plain(stored.get("m", ["tea", "coffee"]) as Float32Array[])).toEqual([[3, 1], [6, 1]]);
@@ -74,7 +74,7 @@ describe("embeddingService", () => {
     const run2 = embeddingService({ cacheFile: file, create: second.create });
     expect(plain(await run2.embed("m", ["coffee", "milk", "tea"]))).toEqual([[6, 1], [4, 2], [3, 1]]);
     expect(second.embedded).toEqual([{ model: "m", texts: ["milk"] }]);
-    run2.close();
+    await run2.close();
   });
 
   it("tells progress per model as missing texts are embedded", async () => {
@@ -90,7 +90,7 @@ describe("embeddingService", () => {
       ["n", 0, 1],
       ["n", 1, 1],
     ]);
-    service.close();
+    await service.close();
   });
 
   it("close() closes the cache: its write-ahead log is folded into the file and removed", async () => {
@@ -98,16 +98,16 @@ describe("embeddingService", () => {
     const service = embeddingService({ cacheFile: file, create: recordingCreate().create });
     await service.embed("m", ["tea"]);
     expect(existsSync(`${file}-wal`)).toBe(true);
-    service.close();
+    await service.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
     // A second close is harmless.
-    service.close();
+    await service.close();
   });
 
   it("refuses an unknown model id with the registry's message, when the default registry makes embedders", async () => {
     const service = embeddingService({ cacheFile: freshFile() });
     await expect(service.embed("word2vec", ["x"])).rejects.toThrow(/^unknown embedding model "word2vec"/);
-    service.close();
+    await service.close();
   });
 
   describe("with the registry's embedders (no create given)", () => {
@@ -123,7 +123,7 @@ describe("embeddingService", () => {
         const service = embeddingService({ cacheFile: file, url: server.url });
         const vectors = await service.embed("openai:text-embedding-3-small", ["tea", "coffee"]);
         expect(plain(vectors)).toEqual(["tea", "coffee"].map((t) => Array.from(Float32Array.from(openAiDoubleEmbedding(t)))));
-        service.close();
+        await service.close();
       }
       expect(server.requests.map((r) => r.body.input)).toEqual([["tea", "coffee"]]);
     });
@@ -132,7 +132,7 @@ describe("embeddingService", () => {
       server.script({ type: "hang" });
       const service = embeddingService({ cacheFile: freshFile(), url: server.url, timeoutMs: 100 });
       await expect(service.embed("openai:text-embedding-3-small", ["slow"])).rejects.toThrow(`the server at ${server.url} did not answer the embedding call to text-embedding-3-small within 100 ms`);
-      service.close();
+      await service.close();
     });
   });
 });

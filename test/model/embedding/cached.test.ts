@@ -49,11 +49,11 @@ describe("cachedEmbedder", () => {
     expect(Array.from(cache.get("test:model", ["eeeee"])[0]!)).toEqual([5, 2]);
   });
 
-  it("batches 64 texts a call unless told", async () => {
+  it("batches 256 texts a call unless told", async () => {
     const { inner, calls } = recordingEmbedder();
-    const texts = Array.from({ length: 130 }, (_, i) => `text ${i}`);
+    const texts = Array.from({ length: 520 }, (_, i) => `text ${i}`);
     await cachedEmbedder(inner, freshCache()).embed(texts);
-    expect(calls.map((c) => c.length)).toEqual([64, 64, 2]);
+    expect(calls.map((c) => c.length)).toEqual([256, 256, 8]);
   });
 
   it("calls the inner embedder not at all when the cache holds every text, and returns the stored vectors", async () => {
