@@ -144,6 +144,22 @@ describe("RecollectScope", () => {
       expect(shared.retrieveUnder(asks[1]!, policies)).toEqual(first);
     });
 
+    it("serves policies that rank by embedding, from a source that makes a new vector at every call", async () => {
+      // Letters counted: a vector of the text's own, made afresh each time, as the runner's source does.
+      const vectorOf = (text: string) => ({ model: "test:letters", vector: Float32Array.from("aeiourstln", (c) => text.split(c).length - 1) });
+      const source: EmbeddingSource = { memory: (m) => vectorOf(m.text), query: (text) => vectorOf(text) };
+      const embedding: NamedPolicy[] = [
+        { name: "relevance-only-embedding", policy: withoutTouch(ablation("relevance-only-embedding")) },
+        { name: "relevance-only-hybrid", policy: withoutTouch(ablation("relevance-only-hybrid")) },
+        { name: "bm25", policy: withoutTouch(ablation("bm25")) },
+      ];
+      const shared = await scopeUnder(embedding[0]!.policy, source);
+      const together = shared.retrieveUnder(asks[0]!, embedding);
+      for (const [i, { name, policy }] of embedding.entries()) {
+        expect(together[i], name).toEqual(await (await scopeUnder(policy, source)).retrieve(asks[0]!));
+      }
+    });
+
     it("refuses a policy that touches, since a touch changes the state the next policy ranks", async () => {
       const shared = await scopeUnder(policies[0]!.policy);
       expect(() => shared.retrieveUnder(asks[0]!, [...policies, { name: "full", policy: fullPolicy }])).toThrow(
