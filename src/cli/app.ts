@@ -83,6 +83,8 @@ export interface BenchArgs {
   grid: boolean;
   /** Also run the conversation benchmark rows (a few minutes). */
   conversations: boolean;
+  /** Texts the in-process encoder rows embed on each backend; 0 skips them. */
+  embeddingTexts: number;
 }
 
 
@@ -277,8 +279,14 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           .option("queries", { type: "number", default: 200, describe: "queries timed per store size", coerce: wholeAtLeast("--queries", 1) })
           .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json" })
           .option("grid", { type: "boolean", default: false, describe: "also time the core experiment grid" })
-          .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" }),
-      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, grid: a.grid, conversations: a.conversations }),
+          .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" })
+          .option("embedding-texts", {
+            type: "number",
+            default: 200,
+            describe: "texts the in-process encoder embeds on each backend it is timed on, plain JavaScript first (0 skips these rows)",
+            coerce: wholeAtLeast("--embedding-texts", 0),
+          }),
+      (a) => handlers.bench({ sizes: a.sizes as number[], queries: a.queries, out: a.out, grid: a.grid, conversations: a.conversations, embeddingTexts: a.embeddingTexts }),
     )
     .command(
       "convert <from> <input> <output>",

@@ -112,7 +112,9 @@ describe("the command line", () => {
     const [chat] = await parse(["chat", "--message", "hi"]);
     expect(chat.args).toMatchObject({ seed: false, model: "gemma4:e2b", timeoutMs: 120_000, message: "hi" });
     const [bench] = await parse(["bench", "--sizes", "10", "100"]);
-    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", grid: false, conversations: true });
+    expect(bench.args).toEqual({ sizes: [10, 100], queries: 200, out: "reports/bench", grid: false, conversations: true, embeddingTexts: 200 });
+    const [quick] = await parse(["bench", "--embedding-texts", "0"]);
+    expect(quick.args).toMatchObject({ embeddingTexts: 0 });
   });
 
   it("shows the help, listing every command, when no command is given", async () => {

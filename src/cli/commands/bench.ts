@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { renderConversationBench, runConversationBench } from "../../bench/conversation-bench.js";
+import { renderEncoderBench, runEncoderBench } from "../../bench/encoder.js";
 import { renderJson, renderMarkdown } from "../../bench/report.js";
 import { defaultGridWorkers, runBench } from "../../bench/run.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
@@ -15,9 +16,18 @@ export async function benchCommand(args: BenchArgs, log: Log): Promise<void> {
   const grid = args.grid ? { file: "experiments/core.yaml", workers: defaultGridWorkers() } : null;
   const report = await runBench({ sizes: args.sizes, queries: args.queries, grid }, (line) => log(`bench: ${line}`));
   const conversations = args.conversations === false ? [] : await runConversationBench((line) => log(`bench: ${line}`));
-  const markdown = renderMarkdown(report) + (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "");
+  const encoder = args.embeddingTexts > 0 ? await runEncoderBench(args.embeddingTexts, (line) => log(`bench: ${line}`)) : undefined;
+  const markdown =
+    renderMarkdown(report) +
+    (conversations.length > 0 ? `\n${renderConversationBench(conversations)}` : "") +
+    (encoder === undefined ? "" : `\n${renderEncoderBench(encoder)}`);
   log(markdown);
   writeFileAtomicSync(join(args.out, "bench.md"), markdown);
-  writeFileAtomicSync(join(args.out, "bench.json"), conversations.length > 0 ? `${JSON.stringify({ ...report, conversations }, null, 2)}\n` : renderJson(report));
+  writeFileAtomicSync(
+    join(args.out, "bench.json"),
+    conversations.length > 0 || encoder !== undefined
+      ? `${JSON.stringify({ ...report, ...(conversations.length > 0 ? { conversations } : {}), ...(encoder === undefined ? {} : { encoder }) }, null, 2)}\n`
+      : renderJson(report),
+  );
   log(`bench: wrote ${join(args.out, "bench.md")} and ${join(args.out, "bench.json")}`);
 }

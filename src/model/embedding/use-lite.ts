@@ -27,9 +27,14 @@ export interface UseLiteOptions {
 
 type Reply = { ready: true } | { id: number; dim: number; vectors: Float32Array } | { id: number; error: string };
 
+/** The threads use-lite runs on unless told: one per core, two at most (past two, this machine's cores are busy elsewhere). */
+export function defaultUseLiteThreads(): number {
+  return Math.min(2, availableParallelism());
+}
+
 /** Starts the encoder threads (each loads the model in a fraction of a second). */
 export async function loadUseLite(options: UseLiteOptions = {}): Promise<Embedder> {
-  const count = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+  const count = Math.max(1, options.threads ?? defaultUseLiteThreads());
   const threads = await Promise.all(Array.from({ length: count }, () => startThread()));
   let nextId = 0;
   let closed = false;
