@@ -51,6 +51,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/cli/heartbeat/entry.mjs": { kind: "run", by: "test/cli/heartbeat/start.test.ts", why: "the heartbeat thread's loader" },
   "src/cli/heartbeat/thread.ts": { kind: "run", by: "test/cli/heartbeat/start.test.ts", why: "the heartbeat thread itself" },
   "src/model/embedding/use-lite-worker.mjs": { kind: "run", by: "test/model/embedding/use-lite.test.ts", why: "the in-process encoder's thread" },
+  "src/bench/encoder-reference-worker.mjs": { kind: "run", by: "test/bench/encoder.test.ts", why: "the plain JavaScript encoder the bench measures against" },
   "src/harness/runner/worker-entry.mjs": { kind: "run", by: "test/harness/runner/run.test.ts", why: "the trial worker's loader" },
 
   // Schemas: their rules are specified by the loaders that apply them (bad-input tables).
