@@ -26,6 +26,8 @@ function moveSize(change: RankChange): number {
 export function breakdownRows(summary: ExperimentSummary): RankChange[] {
   const chosen: RankChange[] = [];
   for (const ablation of summary.ablations) {
+    // A system that ranks by something other than recollect's scores has no breakdown of its own to compare.
+    if (!summary.rankChanges.some((c) => c.ablation === ablation && c.variant !== null)) continue;
     const rows = summary.rankChanges
       .filter((c) => c.ablation === ablation && (c.baseline !== null || c.variant !== null) && moveSize(c) > 0)
       .sort(

@@ -77,8 +77,9 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
   const scale = useLog ? { type: "log" as const, domain: [0.8, notRanked * 1.25] } : { domain: [0.5, notRanked + 0.5] };
   const labelExpr = `datum.value == ${notRanked} ? 'not ranked' : datum.label`;
   const axis = { values: ticks, labelExpr, grid: true, format: "d" };
-  // Rotated so that every rank and "not ranked" keep their label instead of being thinned out.
-  const xAxis = { ...axis, labelAngle: -40, labelOverlap: false };
+  // Rotated so that every rank and "not ranked" keep their label instead of being thinned out;
+  // upright past nine ticks, where slanted labels would run into their neighbours.
+  const xAxis = { ...axis, labelAngle: ticks.length > 9 ? -90 : -40, labelOverlap: false };
   const color = ablationColor(summary.ablations, summary.baseline);
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",

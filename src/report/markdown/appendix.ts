@@ -11,7 +11,8 @@ import { renderManifest } from "./manifest.js";
 import { renderRankChanges } from "./rank-changes.js";
 import type { ExperimentView } from "./section-providers.js";
 import { GENERATED_NOTICE } from "./setup.js";
-import { renderSummaryTable, renderVsBaselineTable } from "./summary-tables.js";
+import { renderCostTable } from "./cost.js";
+import { renderAblations, renderSummaryTable, renderVsBaselineTable } from "./summary-tables.js";
 import { renderSweepAppendix } from "./sweep.js";
 import { renderCharts } from "./charts.js";
 import { markdownTable } from "./table.js";
@@ -32,6 +33,8 @@ export function renderAppendix(view: ExperimentView): string {
       ["Scenario", { header: "Asks", align: "right" }, "Description"],
       experiment.scenarios.map((s) => [code(s.name), String(s.asks.length), escapeProse(s.description)]),
     ),
+    `## Ablations${experiment.ablations.some((a) => a.system !== undefined) ? " and systems" : ""}`,
+    renderAblations(results, summary),
     renderManifest(results),
   ];
   for (const group of groups) {
@@ -45,6 +48,8 @@ export function renderAppendix(view: ExperimentView): string {
       renderVsBaselineTable(summary, group),
     );
   }
+  const cost = renderCostTable(results, summary);
+  if (cost !== "") parts.push("## Cost", cost);
   // EVALUATION.md shows a sweeping experiment in one table (see renderSweepFamily): its charts are linked here.
   parts.push(renderSweepAppendix(view), results.sweep === undefined ? "" : appendixCharts(results, summary), renderRankChanges(results, summary));
   return `${parts.map((p) => p.trim()).filter((p) => p !== "").join("\n\n")}\n`;

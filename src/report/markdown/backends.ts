@@ -66,7 +66,8 @@ export function renderBackendConclusions(results: ExperimentResults, summary: Ex
   const lead =
     `With relevance by embeddings, ${held.length} of ${rows.length} conclusions drawn with shared words hold (the same direction, significant under both backends)` +
     (held.length === 0 ? "." : `: ${held.map((r) => escapeMarkdown(r.conclusion)).join(", ")}.`);
-  const others = rows.filter((r) => r.verdict.kind !== "holds").map((r) => `${escapeMarkdown(r.conclusion)}: ${r.verdict.words}.`);
+  const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+  const others = rows.filter((r) => r.verdict.kind !== "holds").map((r) => `${sentence(escapeMarkdown(r.conclusion))}: ${r.verdict.words}.`);
   const unit = `Each Δ is over ${escapeProse(summary.unit.label)}, with its 95% interval; ✓ marks a difference that is significant after Holm's correction.`;
   const families =
     `The shared-words column is the comparison EVALUATION.md makes with ${code(WORDS_SYSTEM)}, in its Holm family; ` +

@@ -2,13 +2,12 @@ import type { ReportContext } from "../reporter.js";
 import { appendixPath, resultsPath } from "../paths.js";
 import { ALL_GROUP } from "../../harness/summary/summarise.js";
 import { renderCharts } from "./charts.js";
-import { renderCostTable } from "./cost.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import { formatCount } from "./format.js";
 import { designedFailuresSection } from "./designed-failures.js";
 import { renderSweepFamily, sweepSection } from "./sweep.js";
 import type { ExperimentSectionProvider, ExperimentView } from "./section-providers.js";
-import { renderAblations, renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
+import { renderCategoryTable, renderHeadlineTable } from "./summary-tables.js";
 
 export interface ExperimentRenderOptions {
   /** Extra sections appended to the experiment, in order. */
@@ -27,8 +26,8 @@ export function renderExperimentIntro(views: readonly ExperimentView[]): string 
   const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
   const runs =
     views.length === 1
-      ? `Every metric, every comparison, the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`
-      : `It runs once per ask protocol, each run with results and an appendix of its own: ` +
+      ? `Every metric, every comparison, what each ablation changes, cost (tokens, budget, latency), the scenarios, the manifest and the rank changes: ${code(appendixPath(experiment.name))}.`
+      : `It runs once per ask protocol, each run with results and an appendix of its own (every metric and comparison, what each ablation changes, cost): ` +
         views
           .map(({ results }) => `${code(results.experiment.protocol ?? "end")} (${code(resultsPath(results.experiment.name))}, ${code(appendixPath(results.experiment.name))})`)
           .join(", ") +
@@ -62,7 +61,8 @@ export function importanceSentence(importance: ExperimentView["results"]["experi
 function renderRun(context: ReportContext, view: ExperimentView, heading: string, label: string, byCategory: boolean): string[] {
   const { results, summary } = view;
   const categories = summary.groups.filter((g) => g !== ALL_GROUP);
-  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`, `${heading} Cost${label}\n\n${renderCostTable(results, summary)}`];
+  // Cost (tokens, budget, latency) is in the appendix and the quality-against-cost chart.
+  const parts = [`${heading} Headline results${label}\n\n${renderHeadlineTable(summary)}`];
   if (categories.length > 0 && !byCategory) {
     parts.push(`Means, intervals and tests per category: ${code(appendixPath(results.experiment.name))}.`);
   } else if (categories.length > 0) {
@@ -90,8 +90,8 @@ function renderRun(context: ReportContext, view: ExperimentView, heading: string
 export function renderExperiment(context: ReportContext, views: readonly ExperimentView[], options: ExperimentRenderOptions = {}): string {
   if (views.every((view) => view.results.sweep !== undefined)) return renderSweepFamily(views);
   const [first] = views;
-  const systems = first.results.experiment.ablations.some((a) => a.system !== undefined);
-  const parts = [renderExperimentIntro(views), `### Ablations${systems ? " and systems" : ""}\n\n${renderAblations(first.results, first.summary)}`];
+  // What each ablation changes is defined in the appendices, which the intro names.
+  const parts = [renderExperimentIntro(views)];
   if (views.length === 1) {
     parts.push(...renderRun(context, first, "###", "", true));
   } else {

@@ -44,7 +44,7 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
   sentences.push(
     `${code(summary.experiment)}${asked} compares ${compared} with ${code(summary.baseline)} on ` +
       `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
-      `each under ${plural(description.seeds, "seed")}; the unit is ${summary.unit.label} (${formatUnits(summary.unit, base)}).`,
+      `each under ${plural(description.seeds, "seed")}; the unit is ${summary.unit.label}.`,
   );
 
   // One sentence per ablation with an effect, its metrics joined; then, per metric, what was not.
@@ -56,8 +56,9 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     });
     // "raises a by … and b by …": a verb is said once while it holds.
     const joined = effects.map((e, i) => (i > 0 && e.split(" ")[0] === effects[i - 1].split(" ")[0] ? e.slice(e.indexOf(" ") + 1) : e));
-    if (effects.length > 0) sentences.push(`${code(ablation)} ${joined.join(" and ")}${backendNote(experiment, ablation)}.`);
+    if (effects.length > 0) sentences.push(`${code(ablation)} ${joined.join(" and ")}.`);
   }
+  sentences.push(...backendSentences(summary, experiment));
   for (const metric of summary.headline) {
     const undetected: { ablation: string; c: Comparison }[] = [];
     const same: string[] = [];
@@ -114,14 +115,22 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
 
 /**
  * A comparison between policies that rank by different relevance backends crosses backends: the
- * difference is the backend's as much as the ablation's, which the sentence must say.
+ * difference is the backend's as much as the ablation's, which the findings must say, once per
+ * backend for the ablations that rank by it.
  */
-function backendNote(experiment: ExperimentInfo, ablation: string): string {
+function backendSentences(summary: ExperimentSummary, experiment: ExperimentInfo): string[] {
   const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy?.score.relevance;
-  const [mine, theirs] = [backend(ablation), backend(experiment.baseline)];
+  const theirs = backend(summary.baseline);
   // A system outside recollect has no backend of ours to name.
-  if (mine === undefined || theirs === undefined) return "";
-  return mine === theirs ? "" : ` (a comparison that crosses relevance backends, ${mine} against ${theirs})`;
+  if (theirs === undefined) return [];
+  const crossing = new Map<string, string[]>();
+  for (const ablation of summary.ablations) {
+    const mine = backend(ablation);
+    if (mine !== undefined && mine !== theirs) crossing.set(mine, [...(crossing.get(mine) ?? []), ablation]);
+  }
+  return [...crossing].map(
+    ([mine, names]) => `${names.map(code).join(", ")} ${names.length === 1 ? "ranks" : "rank"} by ${mine} relevance, ${code(summary.baseline)} by ${theirs}: ${names.length === 1 ? "its comparison crosses" : "their comparisons cross"} relevance backends.`,
+  );
 }
 
 /**
@@ -138,7 +147,7 @@ function effectClause(summary: ExperimentSummary, metric: string, c: Comparison,
     : `not significant after Holm, p (Holm) ${formatP(c.pHolm)}; the minimum detectable effect is ${formatNumber(c.mde!, d)}`;
   return (
     `${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
-    `(${better ? "better" : "worse"}; 95% CI ${formatSigned(c.diff.lo, d)} to ${formatSigned(c.diff.hi, d)}` +
+    `(${better ? "better" : "worse"}; [${formatSigned(c.diff.lo, d)}, ${formatSigned(c.diff.hi, d)}]` +
     `${units === experimentUnits ? "" : `, ${units}`}; ${verdict})`
   );
 }
@@ -146,7 +155,7 @@ function effectClause(summary: ExperimentSummary, metric: string, c: Comparison,
 /** The Findings section of EVALUATION.md. */
 export function renderFindings(findings: readonly ExperimentFindings[]): string {
   if (findings.length === 0) return "## Findings\n\nNo results are recorded yet.";
-  return ["## Findings", ...findings.map((f) => f.sentences.join(" "))].join("\n\n");
+  return ["## Findings", "Brackets hold 95% confidence intervals.", ...findings.map((f) => f.sentences.join(" "))].join("\n\n");
 }
 
 /**

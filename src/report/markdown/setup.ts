@@ -15,19 +15,18 @@ export function renderSetup(context: ReportContext): string {
     context.results.length === 0
       ? "No results are recorded yet."
       : markdownTable(
-          ["Experiment", "File", "Results", "Appendix", "Scenarios", "Asks", "Ablations", "Seeds", "Unit"],
+          ["Experiment", "File", "Results", "Appendix", "Scenarios", "Asks", "Ablations", "Seeds"],
           [...context.results]
             .sort((a, b) => compareText(a.experiment.name, b.experiment.name))
             .map(({ experiment }) => [
               escapeMarkdown(experiment.name),
               code(experiment.file),
               code(resultsPath(experiment.name)),
-              `[${escapeMarkdown(appendixPath(experiment.name))}](${linkDestination(appendixPath(experiment.name))})`,
+              `[appendix](${linkDestination(appendixPath(experiment.name))})`,
               String(experiment.scenarios.length),
               String(experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0)),
               String(experiment.ablations.length),
               String(experiment.seeds.length),
-              UNIT_WORDS[experiment.cluster],
             ]),
         );
   return [
@@ -71,12 +70,6 @@ export function renderSetup(context: ReportContext): string {
     overview,
   ].join("\n\n");
 }
-
-const UNIT_WORDS = {
-  scenario: "asks, clustered by scenario",
-  ask: "asks",
-  none: "(ask, seed) values",
-} as const;
 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -46,48 +46,45 @@ export function identical(c: Comparison): boolean {
   return c.wins === 0 && c.losses === 0;
 }
 
-function comparisonCells(c: Comparison | undefined, metric: string): string[] {
-  if (c === undefined) return ["(baseline)", "", "", ""];
-  if (!c.comparable) return ["not comparable", EMPTY_CELL, EMPTY_CELL, EMPTY_CELL];
-  const d = metricDecimals(metric);
-  return [
-    formatSignedInterval(c.diff, d),
-    formatP(c.pHolm),
-    c.mde === undefined ? EMPTY_CELL : formatValue(c.mde, d),
-    verdict(c),
-  ];
-}
-
 /**
- * The experiment's headline metrics in one table: each ablation's mean with its interval, its
- * difference from the baseline with its interval, Holm-adjusted p, minimum detectable effect and
- * verdict. The caption states the units and the Holm family.
+ * The experiment's headline metrics in one table, a pair of columns per metric: each ablation's
+ * mean, and its difference from the baseline with its interval and Holm-adjusted p, marked when
+ * significant. The caption states the units and the Holm family; the findings say what could not be
+ * detected and its minimum detectable effects, and the appendix gives every interval and MDE.
  */
 export function renderHeadlineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
-  const blocks = summary.headline.map((metric) => {
-    const rows = summary.ablations.map((ablation) => {
+  const metrics = summary.headline;
+  const base = findRow(summary, summary.baseline, metrics[0]!, group).value;
+  const family = summary.families.find((f) => f.name === familyName(group, true));
+  const lower = metrics.filter((m) => higherLower(m) === "lower is better");
+  const caption =
+    `Mean, and Δ vs ${code(summary.baseline)} [95% CI] p (Holm), ${SIGNIFICANT_MARK} significant` +
+    `${lower.length === 0 ? "" : ` (lower is better for ${lower.map(code).join(", ")})`}; over ${formatUnits(summary.unit, base)}` +
+    `${family ? `; Holm over the ${family.size} comparisons of "${escapeMarkdown(family.name)}"` : ""}:`;
+  const rows = summary.ablations.map((ablation) => [
+    ablationLabel(summary, ablation),
+    ...metrics.flatMap((metric) => {
       const row = findRow(summary, ablation, metric, group);
-      return [ablationLabel(summary, ablation), formatInterval(row.value, metricDecimals(metric)), ...comparisonCells(row.vsBaseline, metric)];
-    });
-    const base = findRow(summary, summary.baseline, metric, group).value;
-    const family = summary.families.find((f) => f.name === familyName(group, true));
-    return [
-      `**${code(metric)}** (${higherLower(metric)}; 95% CIs over ${formatUnits(summary.unit, base)}` +
-        `${family ? `; Holm family "${escapeMarkdown(family.name)}", ${family.size} comparisons` : ""}):`,
-      markdownTable(
-        [
-          "Ablation",
-          "Mean [95% CI]",
-          `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
-          { header: "p (Holm)", align: "right" },
-          { header: "MDE", align: "right" },
-          "Verdict",
-        ],
-        rows,
-      ),
-    ].join("\n\n");
-  });
-  return blocks.join("\n\n");
+      return [formatValue(row.value.mean, metricDecimals(metric)), differenceCell(row.vsBaseline, metric)];
+    }),
+  ]);
+  const headers = [
+    "Ablation",
+    ...metrics.flatMap((metric) => [
+      { header: escapeMarkdown(metric), align: "right" as const },
+      `\u0394 vs ${escapeMarkdown(summary.baseline)}`,
+    ]),
+  ];
+  return [caption, markdownTable(headers, rows)].join("\n\n");
+}
+
+function differenceCell(c: Comparison | undefined, metric: string): string {
+  if (c === undefined) return "(baseline)";
+  if (!c.comparable) return "not comparable";
+  if (identical(c)) return "identical";
+  const d = metricDecimals(metric);
+  const cell = `${formatSignedInterval(c.diff, d)} p ${formatP(c.pHolm)}`;
+  return c.significant ? `${cell} ${SIGNIFICANT_MARK}` : cell;
 }
 
 /** Every metric for every ablation, with the letters of the ablations each one beats (appendix). */

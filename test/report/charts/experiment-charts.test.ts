@@ -175,6 +175,18 @@ describe("experimentCharts", () => {
     expect(rows[0]!.ask).toBe("q7");
     expect(rows[1]!.ask).toBe("q9");
   });
+
+  it("leaves out a system with no score breakdown of its own (it ranks by something else)", () => {
+    const change = { ...summary.rankChanges[0]!, baselineRank: 1, ablationRank: 5 };
+    const withSystem = {
+      ...summary,
+      rankChanges: [
+        { ...change, ablation: "no-decay" },
+        { ...change, ablation: "recent-window", variant: null },
+      ],
+    };
+    expect(breakdownRows(withSystem).map((r) => r.ablation)).toEqual(["no-decay"]);
+  });
 });
 
 describe("experimentCharts with the real statistics", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findRow, summarise } from "../../../src/harness/summary/summarise.js";
 import { renderAppendix } from "../../../src/report/markdown/appendix.js";
+import { escapeMarkdown } from "../../../src/report/markdown/escape.js";
 import { formatSignedInterval } from "../../../src/report/markdown/format.js";
 import { syntheticResults } from "../../fixtures/synthetic-results.js";
 
@@ -30,8 +31,20 @@ describe("the appendix of an experiment", () => {
     expect(line).toContain("all asks, other metrics");
   });
 
+  it("lists each ablation with settings generated from its policy", () => {
+    // As user text, each goes through the one markdown escaping function (its brackets escaped).
+    for (const ablation of results.experiment.ablations) expect(markdown).toContain(escapeMarkdown(ablation.description));
+    expect(markdown).toContain("- `no-touch`: touch on → off");
+  });
+
+  it("puts quality beside cost: tokens returned, memory-line tokens and both latencies", () => {
+    const cost = markdown.slice(markdown.indexOf("## Cost"));
+    expect(cost).toMatch(/^## Cost\n\nQuality beside cost \(`recall_any@1`\):/);
+    for (const column of ["Tokens returned per ask", "Memory-line tokens per ask", "write p50 / p95 (ms)", "retrieve p50 / p95 (ms)"]) expect(cost).toContain(column);
+  });
+
   it("holds the scenarios, the manifest and the rank changes, each once", () => {
-    for (const heading of ["## Scenarios", "## Manifest", "## Rank changes"]) {
+    for (const heading of ["## Scenarios", "## Ablations", "## Manifest", "## Cost", "## Rank changes"]) {
       expect(lines.filter((l) => l === heading)).toHaveLength(1);
     }
     expect(markdown).toContain("### `touch-keeps-fact-alive` / `t3`");

@@ -139,7 +139,7 @@ describe("renderBackendConclusions", () => {
   });
 
   it("leads with how many conclusions hold, naming them, then the others", () => {
-    expect(text.startsWith("With relevance by embeddings, 1 of 5 conclusions drawn with shared words hold (the same direction, significant under both backends): recency and importance. recency decay: not detected with embeddings")).toBe(true);
+    expect(text.startsWith("With relevance by embeddings, 1 of 5 conclusions drawn with shared words hold (the same direction, significant under both backends): recency and importance. Recency decay: not detected with embeddings")).toBe(true);
     expect(text).toContain("the embeddings column compares each ablation with `embedding`, corrected together as one family over the ablations of this table.");
   });
 

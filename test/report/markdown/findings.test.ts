@@ -23,14 +23,14 @@ describe("experimentFindings", () => {
   const { summary, text } = findingsOf(results);
 
   it("opens with the experiment, its size and its unit", () => {
-    expect(text.startsWith("`synthetic` compares 6 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds; the unit is asks (seeds averaged), each ask independent")).toBe(true);
+    expect(text.startsWith("`synthetic` compares 6 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds; the unit is asks (seeds averaged), each ask independent.")).toBe(true);
   });
 
   it("gives a significant effect its direction, size, interval and Holm-adjusted p, the units stated once up front", () => {
     const c = findRow(summary, "boosted", "recall_any@1").vsBaseline!;
     expect(c.significant).toBe(true);
     expect(text).toContain(
-      `\`boosted\` raises \`recall_any@1\` by ${c.diff.mean.toFixed(3)} (better; 95% CI +${c.diff.lo.toFixed(3)} to +${c.diff.hi.toFixed(3)}; p (Holm) ${formatP(c.pHolm)})`,
+      `\`boosted\` raises \`recall_any@1\` by ${c.diff.mean.toFixed(3)} (better; [+${c.diff.lo.toFixed(3)}, +${c.diff.hi.toFixed(3)}]; p (Holm) ${formatP(c.pHolm)})`,
     );
   });
 
@@ -42,7 +42,7 @@ describe("experimentFindings", () => {
       Object.assign(c, { significant: true, pHolm: 0.01, diff: { ...c.diff, mean: 0.5, lo: 0.25, hi: 0.75, nClusters: metric === "coverage" ? 4 : c.diff.nClusters } });
     }
     const sentence = experimentFindings(joined, results.experiment).sentences.find((x) => x.startsWith("`boosted`"))!;
-    expect(sentence).toMatch(/^`boosted` raises `recall_any@1` by 0\.500 \(better; 95% CI \+0\.250 to \+0\.750; p \(Holm\) 0\.010\) and `coverage` by 0\.500 \(better; 95% CI \+0\.250 to \+0\.750, [^;]+; p \(Holm\) 0\.010\)\.$/);
+    expect(sentence).toMatch(/^`boosted` raises `recall_any@1` by 0\.500 \(better; \[\+0\.250, \+0\.750\]; p \(Holm\) 0\.010\) and `coverage` by 0\.500 \(better; \[\+0\.250, \+0\.750\], [^;]+; p \(Holm\) 0\.010\)\.$/);
   });
 
   it("names together what could not be detected, with the minimum detectable effects", () => {
@@ -70,9 +70,12 @@ describe("experimentFindings", () => {
     const lexical = crossed.experiment.ablations.find((a) => a.name === "lexical")!;
     lexical.policy = { ...lexical.policy!, score: { ...lexical.policy!.score, relevance: "bm25" } };
     const sentence = findingsOf(crossed).text;
-    expect(sentence).toMatch(/`lexical` raises `recall_any@1` by .*?\) \(a comparison that crosses relevance backends, bm25 against words\)\./);
+    expect(sentence).toContain("`lexical` ranks by bm25 relevance, `full` by words: its comparison crosses relevance backends.");
     crossed = addAblation(crossed, "same-backend", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) }));
-    expect(findingsOf(crossed).text).not.toMatch(/`same-backend` [^()]*\([^()]*\) \(a comparison that crosses/);
+    const both = structuredClone(crossed);
+    both.experiment.ablations.find((a) => a.name === "same-backend")!.policy!.score.relevance = "bm25";
+    expect(findingsOf(crossed).text).not.toMatch(/`same-backend`[^.]*crosses/);
+    expect(findingsOf(both).text).toContain("`lexical`, `same-backend` rank by bm25 relevance, `full` by words: their comparisons cross relevance backends.");
   });
 
   it("reports a notable effect (at least its MDE, yet not significant after Holm) as such", () => {
@@ -80,7 +83,7 @@ describe("experimentFindings", () => {
     const c = findRow(notable, "no-touch", "recall_any@1").vsBaseline!;
     Object.assign(c, { significant: false, pHolm: 0.09, mde: 0.2, diff: { ...c.diff, mean: -0.25, lo: -0.5, hi: 0.01 } });
     expect(experimentFindings(notable, results.experiment).sentences).toContain(
-      "`no-touch` lowers `recall_any@1` by 0.250 (worse; 95% CI −0.500 to +0.010; " +
+      "`no-touch` lowers `recall_any@1` by 0.250 (worse; [−0.500, +0.010]; " +
         "not significant after Holm, p (Holm) 0.090; the minimum detectable effect is 0.200).",
     );
   });
@@ -89,7 +92,7 @@ describe("experimentFindings", () => {
 describe("renderFindings", () => {
   it("gives one paragraph per experiment under one heading", () => {
     expect(renderFindings([{ experiment: "a", sentences: ["One.", "Two."] }, { experiment: "b", sentences: ["Three."] }])).toBe(
-      "## Findings\n\nOne. Two.\n\nThree.",
+      "## Findings\n\nBrackets hold 95% confidence intervals.\n\nOne. Two.\n\nThree.",
     );
     expect(renderFindings([])).toContain("No results are recorded yet.");
   });
