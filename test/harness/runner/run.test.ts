@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Experiment, loadExperiment } from "../../../src/harness/experiment/load.js";
 import { stableContent } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
+import { embeddingService } from "../../../src/harness/runner/embeddings.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
 import { UserError } from "../../../src/shared/errors.js";
@@ -46,6 +47,23 @@ describe("runTrials (results apart from their measured call latencies)", () => {
     const parallel = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 2 })));
     expect(parallel).toBe(reference);
   });
+
+  it("gives byte-identical results with the embedding cache cold or warm, and with one worker or two", async () => {
+    // The in-process encoder for real; stream-example carries its own vectors, the others are embedded.
+    const ranked = await loadExperiment(writeTinyExperiment(temp, { name: "tiny-embedding", ablations: ["full", "relevance-only-embedding", "relevance-only-hybrid"], seeds: [1, 2] }));
+    const runWith = async (cacheFile: string, workers: number) => {
+      const service = embeddingService({ cacheFile });
+      try {
+        return stableContent(resultsOf(ranked, await runTrials(ranked, { workers, embed: service.embed })));
+      } finally {
+        await service.close();
+      }
+    };
+    const cold = await runWith(temp.path("cold-1.db"), 1);
+    expect(await runWith(temp.path("cold-1.db"), 1), "warm cache, one worker").toBe(cold);
+    expect(await runWith(temp.path("cold-2.db"), 2), "cold cache, two workers").toBe(cold);
+    expect(await runWith(temp.path("cold-2.db"), 2), "warm cache, two workers").toBe(cold);
+  }, 120_000);
 
   it("counts each distinct line once for the whole run, whatever the number of trials and workers", async () => {
     for (const workers of [1, 2]) {
