@@ -188,9 +188,10 @@ describe("after a stop, a re-run with --on-system-error skip", () => {
     expect(existsSync(resume.box.path(".recollect/journal")) ? readdirSync(resume.box.path(".recollect/journal")) : []).toEqual([]);
   });
 
-  it("counts the skipped trial in EVALUATION.md: in the findings and in the cost table", () => {
+  it("counts the skipped trial: in EVALUATION.md's findings and in the appendix's cost table", () => {
     const evaluation = readFileSync(resume.box.path("EVALUATION.md"), "utf8");
     expect(evaluation).toContain("`scripted` failed 1 of 2 trials, skipped and scored as empty retrievals");
-    expect(evaluation).toMatch(/^\| scripted +\|.*\| +1 of 2 \|$/m);
+    const appendix = readFileSync(resume.box.path(`reports/${NAME}.md`), "utf8");
+    expect(appendix).toMatch(/^\| scripted +\|.*\| +1 of 2 \|$/m);
   });
 });

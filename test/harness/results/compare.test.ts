@@ -31,12 +31,17 @@ async function freshRun(experiment: Experiment): Promise<ExperimentResults> {
   return buildResults(experiment, trials, manifest);
 }
 
-/** The same experiment with touch turned off in every ablation's policy: a regression planted in the policy. */
+/** The same experiment with touch turned off in every recollect ablation's policy: a regression planted in the policy. */
 function withoutTouch(experiment: Experiment): Experiment {
-  return { ...experiment, ablations: experiment.ablations.map((a) => {
-      const policy = { ...a.policy!, touch: false };
+  return {
+    ...experiment,
+    ablations: experiment.ablations.map((a) => {
+      // Systems that are not recollect (the baselines) have no policy to plant it in.
+      if (a.policy === undefined) return a;
+      const policy = { ...a.policy, touch: false };
       return { ...a, policy, system: { type: "recollect" as const, policy } };
-    }) };
+    }),
+  };
 }
 
 let recorded: ExperimentResults;
