@@ -23,11 +23,7 @@ export async function benchCommand(args: BenchArgs, log: Log): Promise<void> {
     (encoder === undefined ? "" : `\n${renderEncoderBench(encoder)}`);
   log(markdown);
   writeFileAtomicSync(join(args.out, "bench.md"), markdown);
-  writeFileAtomicSync(
-    join(args.out, "bench.json"),
-    conversations.length > 0 || encoder !== undefined
-      ? `${JSON.stringify({ ...report, ...(conversations.length > 0 ? { conversations } : {}), ...(encoder === undefined ? {} : { encoder }) }, null, 2)}\n`
-      : renderJson(report),
-  );
+  const extras = { ...(conversations.length > 0 ? { conversations } : {}), ...(encoder === undefined ? {} : { encoder }) };
+  writeFileAtomicSync(join(args.out, "bench.json"), renderJson({ ...report, ...extras }));
   log(`bench: wrote ${join(args.out, "bench.md")} and ${join(args.out, "bench.json")}`);
 }

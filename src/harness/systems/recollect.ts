@@ -85,10 +85,10 @@ export class RecollectScope implements SystemScope {
     const touching = policies.find((p) => p.policy.touch);
     if (touching !== undefined) throw new Error(`policy "${touching.name}" touches: one store state cannot serve it beside others`);
     // One query (its text and its vector) for every policy: the shared scores serve that query alone.
-    const text = this.query(query);
-    const shared = askRelevance(this.store, this.scope, text, query.now, this.keys);
+    const prepared = this.query(query);
+    const shared = askRelevance(this.store, this.scope, prepared, query.now, this.keys);
     try {
-      return policies.map(({ policy }) => this.rank(query, text, policy, shared));
+      return policies.map(({ policy }) => this.rank(query, prepared, policy, shared));
     } finally {
       shared?.release();
     }
@@ -98,8 +98,8 @@ export class RecollectScope implements SystemScope {
     this.store.close();
   }
 
-  private rank(query: SystemQuery, text: Query, policy: RetrievalPolicy, shared?: ReturnType<typeof askRelevance>): Retrieved {
-    const request: RetrieveRequest = { scope: this.scope, query: text, now: query.now, policy };
+  private rank(query: SystemQuery, prepared: Query, policy: RetrievalPolicy, shared?: ReturnType<typeof askRelevance>): Retrieved {
+    const request: RetrieveRequest = { scope: this.scope, query: prepared, now: query.now, policy };
     if (query.locate !== undefined) {
       request.locate = query.locate.ids;
       request.neighbours = query.locate.neighbours;

@@ -1,4 +1,5 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
+import { higherIsBetter } from "../../harness/metrics.js";
 import { ALL_GROUP, familyName, findRow } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
@@ -56,7 +57,7 @@ export function renderHeadlineTable(summary: ExperimentSummary, group: string = 
   const metrics = summary.headline;
   const base = findRow(summary, summary.baseline, metrics[0]!, group).value;
   const family = summary.families.find((f) => f.name === familyName(group, true));
-  const lower = metrics.filter((m) => higherLower(m) === "lower is better");
+  const lower = metrics.filter((m) => !higherIsBetter(m));
   const caption =
     `Mean, and Δ vs ${code(summary.baseline)} [95% CI] p (Holm), ${SIGNIFICANT_MARK} significant` +
     `${lower.length === 0 ? "" : ` (lower is better for ${lower.map(code).join(", ")})`}; over ${formatUnits(summary.unit, base)}` +
