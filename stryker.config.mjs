@@ -1,6 +1,7 @@
 /*
  * Mutation testing of the memory system, the metrics and the statistics: `npm run mutate`.
- * Run on demand, not in CI: a whole run takes hours on a shared 2-core machine.
+ * Run on demand, not in CI: a whole run takes hours on a shared 2-core machine. The mutants shown
+ * to be equivalent, each with its reason, are listed in stryker/equivalent-mutants.mjs.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -24,6 +25,7 @@ export default {
   htmlReporter: { fileName: "reports/mutation/index.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-  thresholds: { high: 95, low: 90, break: 90 },
+  // The bar (90%) is applied by stryker/score.mjs, which sets the listed equivalent mutants apart.
+  thresholds: { high: 95, low: 90, break: null },
   tempDirName: ".stryker-tmp",
 };

@@ -33,7 +33,6 @@ export function buildSection(
   const quota = rule.quota;
   if (
     !fit.complete &&
-    // Stryker disable next-line ConditionalExpression: a shorter head holds every candidate, each kept or costing more than the quota left, so the search past it would find nothing
     head.slots.length === depth
   ) {
     const keptSet = new Set(keptSlots);

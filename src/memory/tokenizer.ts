@@ -86,7 +86,6 @@ export async function loadTokenizerFromFiles(
     const known = pieceCounts.get(piece);
     if (known !== undefined) return known;
     const n = tokenizer.encode(piece, { add_special_tokens: false }).ids.length;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: whether a count is remembered changes time and memory, never a count
     if (pieceCounts.size < MAX_REMEMBERED_PIECES) pieceCounts.set(piece, n);
     return n;
   };

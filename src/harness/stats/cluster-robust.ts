@@ -50,7 +50,6 @@ export function bellMcCaffreyDf(sizes: Float64Array, n: number): number {
   let sumA2 = 0;
   for (let c = 0; c < clusters; c++) {
     const a = (sizes[c] * sizes[c]) / (n * n * (1 - sizes[c] / n));
-    // Stryker disable next-line AssignmentOperator: subtracting gives −sumA, which is only squared
     sumA += a;
     sumA2 += a * a;
   }

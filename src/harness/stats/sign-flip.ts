@@ -90,11 +90,9 @@ export function signFlipTest(diffs: readonly number[], options: SignFlipOptions)
     let bits = 0;
     for (let i = 0; i < moving.length; i++) {
       if (i % SIGN_BITS === 0) bits = rng.nextInt(1 << SIGN_BITS);
-      // Stryker disable next-line AssignmentOperator: subtracting gives −flipped, whose |·| is the same
       flipped += bits & 1 ? -moving[i] : moving[i];
       bits >>>= 1;
     }
-    // Stryker disable next-line EqualityOperator: > and >= differ only when |sum| equals observed − tolerance to the last bit
     if (Math.abs(flipped) >= observed - tolerance) atLeastAsExtreme++;
   }
   return { meanDiff, p: (atLeastAsExtreme + 1) / (resamples + 1), n };
@@ -116,7 +114,6 @@ function enumeratedP(signed: Float64Array, bar: number): number {
     const bit = 31 - Math.clz32(k & -k);
     sum -= 2 * signed[bit];
     signed[bit] = -signed[bit];
-    // Stryker disable next-line EqualityOperator: > and >= differ only when |sum| equals observed − tolerance to the last bit
     if (Math.abs(sum) >= bar) atLeastAsExtreme++;
   }
   return atLeastAsExtreme / total;

@@ -54,7 +54,6 @@ export class AccessRun {
   /** Merges the pending entries in, and drops dead ones when they outnumber the live. */
   settle(current: Uint32Array): void {
     const { slots, keys, versions } = this.pending;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: merging nothing leaves every entry as it was
     if (slots.length > 0) {
       // By key, then arrival (the sort is stable), so that merging never reorders equal keys.
       const order = slots.map((_, i) => i).sort((a, b) => keys[a] - keys[b]);
@@ -126,7 +125,6 @@ export class AccessOrder {
   add(slot: number, kind: number, importanceScore: number, lastAccessedAt: number): void {
     if (slot >= this.version.length) {
       const needed = slot + 1;
-      // Stryker disable next-line MethodExpression,ArithmeticOperator: doubling only spares reallocations; any length past the slot holds the same versions
       const grown = new Uint32Array(Math.max(needed, this.version.length * 2));
       grown.set(this.version);
       this.version = grown;

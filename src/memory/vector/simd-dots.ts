@@ -73,7 +73,6 @@ function body(): number[] {
     for (let j = 0; j < 4; j++) emit(get(acc), simd(F32X4_EXTRACT_LANE, j), set(LANE[4 * k + j]));
   });
   // The tail (dim mod 8 elements) goes to lanes 0…6, as in dotLanes.
-  // Stryker disable next-line EqualityOperator: rest = dim mod 8 is at most 7, so a turn for j = 7 would test rest > 7, never true
   for (let j = 0; j < 7; j++) {
     emit(get(REST), i32(j), [I32_GT_U, IF, VOID]);
     emit(get(LANE[j]), get(P), [F32_LOAD], memarg(2, 4 * j));

@@ -95,7 +95,6 @@ export class VectorColumn {
   /** Sum of squares of one slot's vector, in the same lanes as the products (the kernel's, once there). */
   squaredNorm(slot: number): number {
     const dim = this.dim;
-    // Stryker disable next-line ConditionalExpression: the JS loop computes the kernel's dotLanes bit for bit; the kernel is only faster
     if (this.wasm === null) return dotLanes(this.data, slot * dim, this.data, slot * dim, dim);
     const { dots, vectorsAt } = this.wasm;
     const at = vectorsAt + slot * dim * 4;
@@ -112,7 +111,6 @@ export class VectorColumn {
     const dim = this.dim;
     if (this.wasm === null) {
       const out = new Float64Array(count);
-      // Stryker disable next-line EqualityOperator: a turn at slot = count writes past the end of out, which a typed array ignores
       for (let slot = 0; slot < count; slot++) out[slot] = dotLanes(query, 0, this.data, slot * dim, dim);
       return out;
     }

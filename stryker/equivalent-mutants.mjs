@@ -1,0 +1,163 @@
+/*
+ * The mutants shown to be equivalent: they change no result, so no test can kill them. Each is
+ * named by its file, the source text Stryker mutates (`code`; with `within`, a longer text around
+ * it that occurs once in the file, where `code` alone occurs more often; a `code` ending in " …"
+ * names a node by its start), the mutator and the replacements that are equivalent, and why.
+ * Other replacements of the same node are not listed and must be killed by tests.
+ *
+ * They live here rather than as comments in src/, so the code says only what it does. Stryker
+ * still runs them; `stryker/score.mjs` counts a listed survivor as equivalent rather than as a
+ * gap. test/stryker/equivalent-mutants.test.ts runs Stryker's instrumenter over each file and
+ * fails when an entry no longer names a mutant it makes, so the list cannot go stale.
+ */
+
+/** @type {import("./equivalent-mutants.d.mts").EquivalentMutant[]} */
+export const EQUIVALENT_MUTANTS = [
+  // Statistics.
+  {
+    file: "src/harness/stats/cluster-robust.ts",
+    code: "sumA += a",
+    mutator: "AssignmentOperator",
+    replacements: ["sumA -= a"],
+    reason: "subtracting gives −sumA, which is only squared",
+  },
+  {
+    file: "src/harness/stats/sign-flip.ts",
+    code: "flipped += bits & 1 ? -moving[i] : moving[i]",
+    mutator: "AssignmentOperator",
+    replacements: ["flipped -= bits & 1 ? -moving[i] : moving[i]"],
+    reason: "subtracting gives −flipped, whose absolute value is the same",
+  },
+  {
+    file: "src/harness/stats/sign-flip.ts",
+    code: "Math.abs(flipped) >= observed - tolerance",
+    mutator: "EqualityOperator",
+    replacements: ["Math.abs(flipped) > observed - tolerance"],
+    reason: "> and >= differ only when |sum| equals observed − tolerance to the last bit",
+  },
+  {
+    file: "src/harness/stats/sign-flip.ts",
+    code: "Math.abs(sum) >= bar",
+    mutator: "EqualityOperator",
+    replacements: ["Math.abs(sum) > bar"],
+    reason: "> and >= differ only when |sum| equals the bar to the last bit",
+  },
+
+  // Memory: caches and fast paths that change time and memory, never a result.
+  {
+    file: "src/memory/tokenizer.ts",
+    code: "pieceCounts.size < MAX_REMEMBERED_PIECES",
+    mutator: "ConditionalExpression",
+    replacements: ["true", "false"],
+    reason: "whether a count is remembered changes time and memory, never a count",
+  },
+  {
+    file: "src/memory/tokenizer.ts",
+    code: "pieceCounts.size < MAX_REMEMBERED_PIECES",
+    mutator: "EqualityOperator",
+    replacements: ["pieceCounts.size <= MAX_REMEMBERED_PIECES", "pieceCounts.size >= MAX_REMEMBERED_PIECES"],
+    reason: "whether a count is remembered changes time and memory, never a count",
+  },
+  {
+    file: "src/memory/build-section.ts",
+    code: "head.slots.length === depth",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason:
+      "a shorter head holds every candidate, each kept or costing more than the quota left, so the search past it would find nothing",
+  },
+  {
+    file: "src/memory/vector/vector-column.ts",
+    code: "this.wasm === null",
+    within: "if (this.wasm === null) return dotLanes(this.data",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "the JS loop computes the kernel's dotLanes bit for bit; the kernel is only faster",
+  },
+  {
+    file: "src/memory/vector/vector-column.ts",
+    code: "slot < count",
+    mutator: "EqualityOperator",
+    replacements: ["slot <= count"],
+    reason: "a turn at slot = count writes past the end of out, which a typed array ignores",
+  },
+  {
+    file: "src/memory/vector/simd-dots.ts",
+    code: "j < 7",
+    mutator: "EqualityOperator",
+    replacements: ["j <= 7"],
+    reason: "rest = dim mod 8 is at most 7, so a turn for j = 7 would test rest > 7, never true",
+  },
+
+  // Store: migrations.
+  {
+    file: "src/memory/store/migrations.ts",
+    code: "version === SCHEMA_VERSION",
+    within: "const version = readVersion(db, file);\n  if (version === SCHEMA_VERSION) return;\n  refuseNewer(file, version);\n  if (version === 0)",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "at SCHEMA_VERSION the migration loop below runs no migration",
+  },
+  {
+    file: "src/memory/store/migrations.ts",
+    code: "version <= SCHEMA_VERSION",
+    mutator: "EqualityOperator",
+    replacements: ["version < SCHEMA_VERSION"],
+    reason: "every caller returns on SCHEMA_VERSION first, so < and <= agree on what reaches here",
+  },
+
+  // Store: the access order.
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "slots.length > 0",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "merging nothing leaves every entry as it was",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "slots.length > 0",
+    mutator: "EqualityOperator",
+    replacements: ["slots.length >= 0"],
+    reason: "merging nothing leaves every entry as it was",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "Math.max(needed, this.version.length * 2)",
+    mutator: "MethodExpression",
+    replacements: ["Math.min(needed, this.version.length * 2)"],
+    reason: "doubling only spares reallocations; any length past the slot holds the same versions",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "this.version.length * 2",
+    mutator: "ArithmeticOperator",
+    replacements: ["this.version.length / 2"],
+    reason: "doubling only spares reallocations; any length past the slot holds the same versions",
+  },
+];
+
+const LOCATED = /\s…$/;
+
+/** Offset of a 1-based line and column in `source`. */
+function offsetOf(source, { line, column }) {
+  let at = 0;
+  for (let l = 1; l < line; l++) at = source.indexOf("\n", at) + 1;
+  return at + column - 1;
+}
+
+/**
+ * Why a mutant (as Stryker's JSON report gives it: mutatorName, replacement, 1-based location)
+ * of `file`, whose text is `source`, is equivalent; undefined when it is not listed.
+ */
+export function equivalenceReason(file, source, mutant) {
+  const start = offsetOf(source, mutant.location.start);
+  const text = source.slice(start, offsetOf(source, mutant.location.end));
+  for (const entry of EQUIVALENT_MUTANTS) {
+    if (entry.file !== file || entry.mutator !== mutant.mutatorName || !entry.replacements.includes(mutant.replacement)) continue;
+    const named = LOCATED.test(entry.code) ? text.startsWith(entry.code.replace(LOCATED, "")) : text === entry.code;
+    const place = entry.within === undefined ? start : source.indexOf(entry.within) + entry.within.indexOf(entry.code.replace(LOCATED, ""));
+    if (named && place === start) return entry.reason;
+  }
+  return undefined;
+}
