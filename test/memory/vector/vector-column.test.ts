@@ -46,6 +46,10 @@ describe("the SIMD kernel", () => {
   afterEach(() => {
     vi.restoreAllMocks();
     vi.unstubAllGlobals();
+    // The fresh modules below cached "no SIMD" under a stubbed runtime. Where test files share one
+    // module registry (the mutation suite runs with isolate: false), a later file would otherwise
+    // import those and find every column on the JS path.
+    vi.resetModules();
   });
 
   // Built here rather than through a column, whose kernel is compiled once and cached.
