@@ -4,9 +4,9 @@ import { defineConfig } from "vitest/config";
  * The tests that `npm run mutate` runs against each mutant: those of the mutated code
  * (src/memory, src/harness/metrics.ts, src/harness/stats). The rest of the suite runs whole
  * experiments and would cost minutes per mutant without testing these files more closely.
- * The statistics' calibration test is left out too: it simulates thousands of datasets (about
- * 45 s a run) to check error rates and coverage, while the exact-value tests of each method pin
- * the same code. The store's multi-process tests are left out as well: their writers are child
+ * The statistics' calibration test is left out too: it simulates hundreds of data sets (seconds a
+ * run) to check error rates, coverage and power within bands as wide as its simulation count
+ * allows, while the exact-value tests of each method pin the same code. The store's multi-process tests are left out as well: their writers are child
  * processes, which run the store without the mutant under test, so they cannot kill it.
  */
 export default defineConfig({

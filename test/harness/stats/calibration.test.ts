@@ -1,114 +1,245 @@
-// Calibration of the clustered inference, by simulation: under nulls shaped like a benchmark run
-// (questions nested in conversations, each asked under five seeds) a test at α = 0.05 must call
-// 2–8% of A-vs-A comparisons significant, and 95% intervals must cover the true difference.
-// The treatment of every (ask, seed) as independent fails this badly (the first test shows how),
-// which is why the harness passes items and clusters. The plain percentile bootstrap is
-// calibrated here too, on independent normal samples.
+// Calibration of the statistics the summary reports, by simulation. The summary compares each
+// ablation with the baseline through compareToBaseline and gives each ablation's mean through
+// bootstrapMeanCI, both with items (asks, whose seeds are averaged first) and clusters
+// (scenarios, conversations); these tests call exactly those functions, on data shaped like a
+// benchmark run (see clustered-synthetic.ts), and check what their numbers promise:
+//
+// - a test at α = 0.05 calls about 5% of A-vs-A comparisons significant;
+// - a 95% interval covers the true value about 95% of the time;
+// - a true difference as large as the reported minimum detectable effect (MDE) is detected
+//   about 80% of the time.
+//
+// Every band is derived from the number of simulations behind it (see monte-carlo.ts): the true
+// rate may be off its nominal value by a stated tolerance (the methods are small-sample
+// approximations), and the observed share by Z = 3 Monte-Carlo standard errors on top.
+//
+// Two modes, with the same seeds: the fast default runs in `npm test` on few simulations, so its
+// bands are wide; RECOLLECT_CALIBRATE=full (`npm run calibrate`) runs ten times as many, and its
+// bands are as narrow as those allow. The fast run's null data sets are the first ones of the full run.
+import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { describe, expect, it } from "vitest";
-import { bootstrapMeanCI, compareToBaseline, createRng, type ClusteredComparison } from "../../../src/harness/stats/index.js";
-import { clusteredSample, NULL_DESIGN } from "./clustered-synthetic.js";
+import {
+  bellMcCaffreyDf,
+  bootstrapMeanCI,
+  type ClusteredComparison,
+  compareToBaseline,
+  createRng,
+} from "../../../src/harness/stats/index.js";
+import {
+  type ClusteredDesign,
+  clusteredSample,
+  NULL_DESIGN,
+  shiftForDifference,
+  trueAblationMean,
+  trueMeanDifference,
+  trueStandardError,
+} from "./clustered-synthetic.js";
+import { type Band, percent, ratioBand, share, shareBand } from "./monte-carlo.js";
 import { normals } from "./synthetic.js";
 
-const NULLS = 400;
+const FULL = process.env.RECOLLECT_CALIBRATE === "full";
 
-interface Calibration {
-  falsePositives: number;
-  coverage: number;
+const SIMULATIONS = FULL
+  ? { nulls: 2000, atMde: 2000, offMde: 500, bootstrap: 1500 }
+  : { nulls: 200, atMde: 200, offMde: 40, bootstrap: 0 };
+
+/**
+ * How far the methods' true rates may sit from nominal. CR2 intervals with Bell–McCaffrey df and
+ * the percentile bootstrap are small-sample approximations: runs of 2000–4000 data sets per design
+ * put their false-positive rates at 4.1–5.7% and coverages at 93.9–96.0%, within about a point
+ * of nominal, so 1.5 points leaves room without admitting a wrong standard error (30% too small
+ * gives 14–18% false positives). The power of a t test at its MDE is 80% only as far as the
+ * noncentral t is approximated by a shifted central one: 79.5–80.8% at df 7 in the same runs, so
+ * 2 points.
+ */
+const RATE_TOLERANCE = 0.015;
+const POWER_TOLERANCE = 0.02;
+/** CR2 is unbiased for the variance only when clusters share nothing; with w it came within 1% in the full runs. */
+const MDE_TOLERANCE = 0.03;
+
+interface NamedDesign {
+  label: string;
+  seed: number;
+  design: ClusteredDesign;
+  /**
+   * Run in the fast default as well. The fast run keeps the designs with few clusters, where the
+   * small-sample corrections work hardest and where the recorded experiments sit (8 scenarios,
+   * 10 LoCoMo conversations); the others run in the full calibration only.
+   */
+  fast: boolean;
 }
 
-function calibrate(clusters: number, binary: boolean): Calibration {
-  const root = createRng(9000 + clusters + (binary ? 1 : 0));
-  let falsePositives = 0;
-  let covered = 0;
-  for (let t = 0; t < NULLS; t++) {
-    const rng = root.fork(`null/${t}`);
-    const data = clusteredSample(rng, { ...NULL_DESIGN, clusters, binary });
-    const c = compareToBaseline(data.baseline, data.ablation, { seed: 1, items: data.items, clusters: data.clusters });
-    if (c.p < 0.05) falsePositives++;
-    if (c.lo <= 0 && 0 <= c.hi) covered++;
-  }
-  return { falsePositives: falsePositives / NULLS, coverage: covered / NULLS };
+/** Ten clusters of very unequal, fixed sizes (Bell–McCaffrey df 7.1), as in a LoCoMo-sized run. */
+const FIXED_SIZES = [20, 35, 50, 65, 80, 95, 110, 125, 140, 150];
+const FEW_FIXED: NamedDesign[] = [false, true].map((binary) => ({
+  label: `10 clusters of 20–150 asks (fixed sizes), ${binary ? "0/1 outcomes" : "continuous scores"}`,
+  seed: binary ? 9011 : 9010,
+  design: { ...NULL_DESIGN, clusters: 10, binary, sizes: FIXED_SIZES },
+  fast: true,
+}));
+
+const DESIGNS: NamedDesign[] = [
+  ...[false, true].map((binary) => ({
+    label: `8 clusters of 20–150 asks, ${binary ? "0/1 outcomes" : "continuous scores"}`,
+    seed: binary ? 9009 : 9008,
+    design: { ...NULL_DESIGN, clusters: 8, binary },
+    fast: true,
+  })),
+  ...FEW_FIXED,
+  {
+    label: "10 clusters that share nothing (an iid null), continuous scores",
+    seed: 9012,
+    design: { ...NULL_DESIGN, clusters: 10, binary: false, sdCluster: 0 },
+    fast: false,
+  },
+  // Many small clusters, as a suite of hand-made scenarios with a few asks each.
+  ...[false, true].map((binary) => ({
+    label: `40 clusters of 5–40 asks, ${binary ? "0/1 outcomes" : "continuous scores"}`,
+    seed: binary ? 9041 : 9040,
+    design: { ...NULL_DESIGN, clusters: 40, binary, minItems: 5, maxItems: 40 },
+    fast: false,
+  })),
+];
+
+interface Run {
+  /** p < 0.05 and, under a true effect, in its direction. */
+  significant: boolean;
+  /** The 95% interval of the difference covers the true difference. */
+  coversDifference: boolean;
+  /** bootstrapMeanCI's 95% interval of the ablation's own mean covers its true mean (0/1 outcomes). */
+  coversAblationMean: boolean;
+  mde: number;
 }
 
-describe("clustered inference under clustered nulls (400 nulls per design)", () => {
-  it("would call most A-vs-A comparisons significant if every (ask, seed) were independent", () => {
-    // The design the harness used to analyse naively: 10 conversations × 20–150 asks × 5 seeds.
-    const root = createRng(8999);
-    let naive = 0;
-    const trials = 100;
-    for (let t = 0; t < trials; t++) {
-      const data = clusteredSample(root.fork(`naive/${t}`), { ...NULL_DESIGN, clusters: 10, binary: false });
-      if (compareToBaseline(data.baseline, data.ablation, { seed: 1 }).p < 0.05) naive++;
-    }
-    expect(naive / trials).toBeGreaterThan(0.3);
+/** `n` data sets of `design` compared as the summary compares them, each from its own fork of `seed`. */
+function simulate(design: ClusteredDesign, seed: number, stream: string, n: number): Run[] {
+  const root = createRng(seed);
+  const difference = trueMeanDifference(design);
+  const ablationMean = trueAblationMean(design);
+  return Array.from({ length: n }, (_, t) => {
+    const rng = root.fork(`${stream}/${t}`);
+    const data = clusteredSample(rng, design);
+    const structure = { items: data.items, clusters: data.clusters };
+    const c = compareToBaseline(data.baseline, data.ablation, { seed: rng.fork("compare"), ...structure }) as ClusteredComparison;
+    const own = design.binary ? bootstrapMeanCI(data.ablation, { seed: rng.fork("mean"), ...structure }) : undefined;
+    return {
+      // Under a null either direction is a false positive; under an effect only its own is a detection.
+      significant: c.p < 0.05 && (design.shift === 0 || Math.sign(c.meanDiff) === Math.sign(difference)),
+      coversDifference: c.lo <= difference && difference <= c.hi,
+      coversAblationMean: own === undefined || (own.lo <= ablationMean && ablationMean <= own.hi),
+      mde: c.mde,
+    };
   });
+}
 
-  for (const binary of [false, true]) {
-    const outcome = binary ? "0/1 outcomes" : "continuous scores";
-    for (const clusters of [8, 10, 40]) {
-      it(`holds its false-positive rate and coverage with ${clusters} clusters, ${outcome}`, () => {
-        const { falsePositives, coverage } = calibrate(clusters, binary);
-        expect(falsePositives).toBeGreaterThanOrEqual(0.02);
-        expect(falsePositives).toBeLessThanOrEqual(0.08);
-        if (clusters === 40) {
-          expect(coverage).toBeGreaterThanOrEqual(0.92);
-          expect(coverage).toBeLessThanOrEqual(0.97);
-        } else {
-          expect(coverage).toBeGreaterThanOrEqual(0.9);
-        }
+/** Simulated once, on first use, and shared by the tests that read it. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+const nullRuns = new Map(DESIGNS.map((d) => [d, once(() => simulate(d.design, d.seed, "null", SIMULATIONS.nulls))]));
+
+/** The full calibration prints every observed share beside its band, so a run shows how much room was left. */
+function report(value: number, band: Band): void {
+  if (FULL) console.log(`${expect.getState().currentTestName}: ${value.toFixed(4)} (band ${band.lo.toFixed(4)}–${band.hi.toFixed(4)})`);
+}
+
+function expectWithin(value: number, band: Band): void {
+  report(value, band);
+  expect(value).toBeGreaterThanOrEqual(band.lo);
+  expect(value).toBeLessThanOrEqual(band.hi);
+}
+
+describe(`compareToBaseline and bootstrapMeanCI under clustered nulls (${SIMULATIONS.nulls} data sets per design)`, () => {
+  const falsePositives = shareBand(0.05, RATE_TOLERANCE, SIMULATIONS.nulls);
+  const coverage = shareBand(0.95, RATE_TOLERANCE, SIMULATIONS.nulls);
+  for (const named of DESIGNS) {
+    describe.skipIf(!FULL && !named.fast)(named.label, () => {
+      const runs = nullRuns.get(named)!;
+      it(`calls ${percent(falsePositives)} of A-vs-A comparisons significant at α = 0.05`, () => {
+        expectWithin(share(runs().map((r) => r.significant)), falsePositives);
       });
-    }
+      it(`covers the true difference, 0, with its 95% interval in ${percent(coverage)} of data sets`, () => {
+        expectWithin(share(runs().map((r) => r.coversDifference)), coverage);
+      });
+      if (named.design.binary) {
+        // The summary's interval of each ablation's own mean recall: 0/1 values, true mean 0.43.
+        it(`covers the ablation's true mean with bootstrapMeanCI's 95% interval in ${percent(coverage)} of data sets`, () => {
+          expectWithin(share(runs().map((r) => r.coversAblationMean)), coverage);
+        });
+      }
+    });
   }
-
-  it("detects a shift of half the item sd with 40 clusters in at least 80% of trials", () => {
-    const root = createRng(9100);
-    let detected = 0;
-    for (let t = 0; t < NULLS; t++) {
-      const data = clusteredSample(root.fork(`shift/${t}`), { ...NULL_DESIGN, clusters: 40, binary: false, shift: 0.5 });
-      const c = compareToBaseline(data.baseline, data.ablation, { seed: 1, items: data.items, clusters: data.clusters });
-      if (c.p < 0.05 && c.meanDiff > 0) detected++;
-    }
-    expect(detected / NULLS).toBeGreaterThanOrEqual(0.8);
-  });
-
-  it("reports a minimum detectable effect that a true effect of that size reaches about 80% of the time", () => {
-    // The MDE is computed from one data set; shifting fresh data sets of the same design by it
-    // should give about the promised power (loosely: the MDE is itself estimated).
-    const design = { ...NULL_DESIGN, clusters: 10, binary: false } as const;
-    const first = clusteredSample(createRng(9200), design);
-    const { mde } = compareToBaseline(first.baseline, first.ablation, {
-      seed: 1,
-      items: first.items,
-      clusters: first.clusters,
-    }) as ClusteredComparison;
-    const root = createRng(9201);
-    let detected = 0;
-    const trials = 200;
-    for (let t = 0; t < trials; t++) {
-      const data = clusteredSample(root.fork(`mde/${t}`), { ...design, shift: mde });
-      const c = compareToBaseline(data.baseline, data.ablation, { seed: 1, items: data.items, clusters: data.clusters });
-      if (c.p < 0.05 && c.meanDiff > 0) detected++;
-    }
-    expect(detected / trials).toBeGreaterThan(0.55);
-    expect(detected / trials).toBeLessThan(0.98);
-  });
 });
 
-describe("bootstrapMeanCI", () => {
-  it("covers the true mean in 93–97% of repeated samples at the 95% level", () => {
-    // 1500 samples of n = 100 from N(3, 2²). Percentile bootstrap intervals run slightly narrow
-    // at small n (about 94.6% here at n = 100); the standard error of the observed share over
-    // 1500 trials is about 0.6 points, so a correct implementation lands well inside the band.
+describe(`the minimum detectable effect compareToBaseline reports (${SIMULATIONS.atMde} data sets at it)`, () => {
+  // Fixed cluster sizes give the design one Bell–McCaffrey df, so every reported MDE is the same
+  // multiple of its data set's se, and one true MDE. The design's reported MDE is the
+  // root-mean-square of the reported MDEs over its null data sets: CR2 estimates the variance
+  // (nearly) without bias, so the RMS estimates the MDE at the true se, where the mean or the
+  // median of the MDEs would run 3–7% low at df 7 (Jensen) and cost 3–5 points of power.
+  const power = shareBand(0.8, POWER_TOLERANCE, SIMULATIONS.atMde);
+  const coverage = shareBand(0.95, RATE_TOLERANCE, SIMULATIONS.atMde);
+  for (const named of FEW_FIXED) {
+    describe(named.label, () => {
+      const reported = once(() => {
+        const squares = nullRuns.get(named)!().map((r) => r.mde * r.mde);
+        const meanSquare = squares.reduce((a, b) => a + b, 0) / squares.length;
+        const sdSquare = Math.sqrt(squares.reduce((a, b) => a + (b - meanSquare) ** 2, 0) / (squares.length - 1));
+        // Delta method: the RMS's relative se is half the mean square's.
+        return { mde: Math.sqrt(meanSquare), relativeSe: sdSquare / meanSquare / Math.sqrt(squares.length) / 2 };
+      });
+      const at = (factor: number, n: number) =>
+        once(() => {
+          const difference = factor * reported().mde;
+          const shifted = { ...named.design, shift: shiftForDifference(named.design, difference) };
+          return simulate(shifted, named.seed, `mde×${factor}`, n);
+        });
+      const atMde = at(1, SIMULATIONS.atMde);
+
+      if (!named.design.binary) {
+        it("is on average (root-mean-square) the design's true MDE, (t₀.₉₇₅ + t₀.₈₀)·se at the true se", () => {
+          const n = FIXED_SIZES.reduce((a, b) => a + b, 0);
+          const df = bellMcCaffreyDf(Float64Array.from(FIXED_SIZES), n);
+          const se = trueStandardError({ ...named.design, sizes: FIXED_SIZES });
+          const truth = (tQuantile(0.975, df) + tQuantile(0.8, df)) * se;
+          expectWithin(reported().mde / truth, ratioBand(MDE_TOLERANCE, reported().relativeSe));
+        });
+      }
+      it(`is detected in ${percent(power)} of data sets whose true difference it is`, () => {
+        expectWithin(share(atMde().map((r) => r.significant)), power);
+      });
+      it(`is detected too rarely at half of it and too often at twice it for that band (${SIMULATIONS.offMde} data sets each)`, () => {
+        // The band can catch a wrong MDE: power falls to about 30% at half the MDE and rises to
+        // about 100% at twice it.
+        const half = share(at(0.5, SIMULATIONS.offMde)().map((r) => r.significant));
+        const twice = share(at(2, SIMULATIONS.offMde)().map((r) => r.significant));
+        report(half, power);
+        report(twice, power);
+        expect(half).toBeLessThan(power.lo);
+        expect(twice).toBeGreaterThan(power.hi);
+      });
+      it(`covers the true difference at the MDE with its 95% interval in ${percent(coverage)} of data sets`, () => {
+        expectWithin(share(atMde().map((r) => r.coversDifference)), coverage);
+      });
+    });
+  }
+});
+
+// Full calibration only: 100 resamples of 100 values per sample make it the costliest per
+// simulation, and the fast run's few samples would leave a band (86–100%) too wide to mean much.
+describe.skipIf(!FULL)("bootstrapMeanCI on independent values", () => {
+  const coverage = shareBand(0.95, RATE_TOLERANCE, SIMULATIONS.bootstrap);
+  it(`covers the true mean at the 95% level in ${percent(coverage)} of ${SIMULATIONS.bootstrap} samples`, () => {
+    // Samples of n = 100 from N(3, 2²). Percentile bootstrap intervals run slightly narrow at
+    // small n (about 94.6% at n = 100), well within the tolerance.
     const root = createRng(2024);
-    const trials = 1500;
-    let covered = 0;
-    for (let t = 0; t < trials; t++) {
+    const covered = Array.from({ length: SIMULATIONS.bootstrap }, (_, t) => {
       const rng = root.fork(`coverage/${t}`);
       const { lo, hi } = bootstrapMeanCI(normals(rng, 100, 3, 2), { seed: rng.fork("bootstrap"), resamples: 1000 });
-      if (lo <= 3 && 3 <= hi) covered++;
-    }
-    const share = covered / trials;
-    expect(share).toBeGreaterThanOrEqual(0.93);
-    expect(share).toBeLessThanOrEqual(0.97);
+      return lo <= 3 && 3 <= hi;
+    });
+    expectWithin(share(covered), coverage);
   });
 });

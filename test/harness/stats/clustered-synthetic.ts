@@ -1,7 +1,7 @@
 // Clustered synthetic data for the calibration tests, shaped like a benchmark run: C clusters
 // (conversations, scenarios) of 20–150 items (questions) each, every item measured under
 // `seeds` seeds. Draws come from the seeded generator, so every run of the suite sees the same data.
-import { errorFunction } from "simple-statistics";
+import { errorFunction, probit } from "simple-statistics";
 import { sampleNormal, type Rng } from "../../../src/harness/stats/index.js";
 
 export interface ClusteredDesign {
@@ -19,6 +19,12 @@ export interface ClusteredDesign {
   shift: number;
   minItems?: number;
   maxItems?: number;
+  /**
+   * Items per cluster, fixed (one entry per cluster) instead of drawn from minItems–maxItems: a
+   * design with fixed sizes has one true standard error and one Bell–McCaffrey df, so one true
+   * minimum detectable effect.
+   */
+  sizes?: readonly number[];
 }
 
 export const NULL_DESIGN = { seeds: 5, sdCluster: 0.15, sdItem: 1, sdSeed: 0.1, shift: 0 } as const;
@@ -45,8 +51,11 @@ export function clusteredSample(rng: Rng, design: ClusteredDesign): ClusteredSam
   const { minItems = 20, maxItems = 150 } = design;
   const out: ClusteredSample = { baseline: [], ablation: [], items: [], clusters: [] };
   let item = 0;
+  if (design.sizes !== undefined && design.sizes.length !== design.clusters) {
+    throw new RangeError(`clusteredSample: ${design.sizes.length} sizes for ${design.clusters} clusters`);
+  }
   for (let c = 0; c < design.clusters; c++) {
-    const size = minItems + rng.nextInt(maxItems - minItems + 1);
+    const size = design.sizes?.[c] ?? minItems + rng.nextInt(maxItems - minItems + 1);
     const w = sampleNormal(rng, 0, design.sdCluster);
     for (let i = 0; i < size; i++, item++) {
       const u = sampleNormal(rng, 0, design.sdItem);
@@ -66,6 +75,49 @@ export function clusteredSample(rng: Rng, design: ClusteredDesign): ClusteredSam
     }
   }
   return out;
+}
+
+/** The sd of the latent score shift + w + u + e around `shift`. */
+function latentSd(design: ClusteredDesign): number {
+  return Math.sqrt(design.sdCluster ** 2 + design.sdItem ** 2 + design.sdSeed ** 2);
+}
+
+/**
+ * The true mean difference (ablation − baseline) of a design. Continuous: `shift`. Binary: the
+ * systems disagree with probability 0.3 and the ablation then wins with probability Φ(X),
+ * X ~ N(shift, σ²), so the mean difference is 0.3·(2·E[Φ(X)] − 1), with E[Φ(X)] = Φ(shift / √(1 + σ²)).
+ */
+export function trueMeanDifference(design: ClusteredDesign): number {
+  // Exactly 0 without a shift (the systems are exchangeable), where Φ(0) computed through
+  // simple-statistics' errorFunction is off by 1.5e-8 and would make a null look like a small effect.
+  if (!design.binary || design.shift === 0) return design.shift;
+  return 0.3 * (2 * normalCdf(design.shift / Math.sqrt(1 + latentSd(design) ** 2)) - 1);
+}
+
+/** The true mean of the ablation's own scores: binary, 0.3·E[Φ(X)] + 0.7·0.4 (see trueMeanDifference). */
+export function trueAblationMean(design: ClusteredDesign): number {
+  if (!design.binary) return design.shift;
+  return 0.3 * normalCdf(design.shift / Math.sqrt(1 + latentSd(design) ** 2)) + 0.28;
+}
+
+/** The `shift` that gives a design the true mean difference `difference` (the inverse of trueMeanDifference). */
+export function shiftForDifference(design: ClusteredDesign, difference: number): number {
+  if (!design.binary) return difference;
+  if (Math.abs(difference) >= 0.3) throw new RangeError(`shiftForDifference: a binary design's difference stays below 0.3, got ${difference}`);
+  return Math.sqrt(1 + latentSd(design) ** 2) * probit((difference / 0.3 + 1) / 2);
+}
+
+/**
+ * The true standard error of the item-weighted mean difference of a continuous design with fixed
+ * sizes: Var = Σ_c (n_c²·σ_w² + n_c·(σ_u² + σ_e²/seeds)) / N².
+ */
+export function trueStandardError(design: ClusteredDesign & { sizes: readonly number[] }): number {
+  if (design.binary) throw new RangeError("trueStandardError: continuous designs only");
+  const n = design.sizes.reduce((a, b) => a + b, 0);
+  const perItem = design.sdItem ** 2 + design.sdSeed ** 2 / design.seeds;
+  let v = 0;
+  for (const size of design.sizes) v += size * size * design.sdCluster ** 2 + size * perItem;
+  return Math.sqrt(v) / n;
 }
 
 function binaryPair(rng: Rng, ablationWins: number): [number, number] {
