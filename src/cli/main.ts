@@ -1,4 +1,4 @@
-import { isUserError, userError } from "../shared/errors.js";
+import { isRecollectError, userError } from "../shared/errors.js";
 import { buildCli } from "./app.js";
 import { handlers } from "./handlers.js";
 
@@ -13,7 +13,7 @@ try {
 } catch (error) {
   // yargs reports a rejected argument (e.g. from an option's coerce) as a YError.
   const usage = error instanceof Error && error.name === "YError";
-  if (!isUserError(error) && !usage) throw error;
+  if (!isRecollectError(error) && !usage) throw error;
   process.stderr.write(`recollect: ${userError((error as Error).message).message}\n`);
   process.exitCode = 2;
 }

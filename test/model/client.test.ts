@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OllamaClient } from "../../src/model/client.js";
 import { ModelError } from "../../src/model/errors.js";
 import { CLIENT_DEFAULTS, type ClientOptions } from "../../src/model/options.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 import { closedPort, doubleEmbedding, startOllamaDouble, type OllamaDouble } from "./ollama-test-double.js";
 
 const MODEL = "gemma4:e2b";
@@ -21,8 +21,7 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(UserError);
-  expect((error as UserError).exitCode).toBe(2);
+  expect(error).toBeInstanceOf(RecollectError);
   expect(error).toBeInstanceOf(ModelError);
   return error as ModelError;
 }

@@ -8,7 +8,7 @@ import type { AskResult } from "../../../src/harness/results/types.js";
 import { runPolicyTrial } from "./trials.js";
 import { runTrial, type TrialInput } from "../../../src/harness/runner/trial.js";
 import { SystemHost } from "../../../src/harness/systems/index.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { repoPath } from "../temp-files.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 
@@ -149,7 +149,7 @@ describe("runTrial when a system fails", () => {
 
   it.each([false, true])("reports the failed call, not the clean-up, whether close hangs or throws (close throws: %s)", async (closeThrows) => {
     const error = await runTrial(module(closeThrows), { tokens: words, host: new SystemHost() }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
+    expect(error).toBeInstanceOf(RecollectError);
     expect((error as Error).message).toBe('system "broken" failed in trial trial-spec / seed 1 at retrieve call 1 (at ask where): failed (the index is gone)');
   });
 

@@ -397,7 +397,7 @@ describe("files", () => {
     again.close();
   });
 
-  it("refuses a file that is not SQLite with a UserError naming it", () => {
+  it("refuses a file that is not SQLite with a RecollectError naming it", () => {
     const file = tempPath("notes.sqlite");
     writeFileSync(file, "this is not a database, just some text that is long enough ".repeat(20));
     const error = userError(() => openStore(file, { tokenizer }));
