@@ -177,6 +177,9 @@ describe("server down", () => {
     const error = await failure(new OllamaClient({ host, sleep: noSleep, connectRetries: 1 }).chat(ask));
     expect(error.reason).toBe("server-down");
     expect(error.message).toBe(`no Ollama server at ${host}: start it with \`ollama serve\`, or use recorded calls`);
+    expect(error.host).toBe(host);
+    // What fetch said (the refused connection) stays reachable for whoever diagnoses it.
+    expect(error.cause).toBeInstanceOf(Error);
     expect(sleeps).toHaveLength(1);
   });
 

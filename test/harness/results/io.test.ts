@@ -103,6 +103,7 @@ describe("readResults", () => {
       expect(error.message).toMatch(new RegExp(`^${escape(file)}: not valid JSON \\(.*\\); re-record it with \`npm run experiment\`$`));
       expect(error).toBeInstanceOf(FileError);
       expect((error as FileError).file).toBe(file);
+      expect(error.cause).toBeInstanceOf(SyntaxError);
     });
 
     it("JSON of another shape, at the path that is wrong", () => {

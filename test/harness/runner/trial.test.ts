@@ -7,6 +7,7 @@ import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult } from "../../../src/harness/results/types.js";
 import { runPolicyTrial } from "./trials.js";
 import { runTrial, type TrialInput } from "../../../src/harness/runner/trial.js";
+import { SystemError } from "../../../src/harness/systems/contract.js";
 import { SystemHost } from "../../../src/harness/systems/index.js";
 import { RecollectError } from "../../../src/shared/errors.js";
 import { repoPath } from "../temp-files.js";
@@ -151,6 +152,7 @@ describe("runTrial when a system fails", () => {
     const error = await runTrial(module(closeThrows), { tokens: words, host: new SystemHost() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RecollectError);
     expect((error as Error).message).toBe('system "broken" failed in trial trial-spec / seed 1 at retrieve call 1 (at ask where): failed (the index is gone)');
+    expect((error as Error).cause).toBeInstanceOf(SystemError);
   });
 
   it("with skipping on, records the trial as skipped, its asks as empty retrievals", async () => {
