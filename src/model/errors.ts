@@ -19,7 +19,7 @@ export type ModelErrorReason =
   | "recordings";
 
 /** What a model error is about: the server (its host or URL), or for recorded calls the recording file. */
-export type ModelErrorTarget = { host: string } | { file: string };
+export type ModelErrorContext = { host: string } | { file: string };
 
 export class ModelError extends RecollectError {
   /** The server's host or URL (or the value given as one), when the error is about a server. */
@@ -30,13 +30,13 @@ export class ModelError extends RecollectError {
   constructor(
     message: string,
     readonly reason: ModelErrorReason,
-    target: ModelErrorTarget,
+    context: ModelErrorContext,
     options?: ErrorOptions,
   ) {
     super(message, options);
     this.name = "ModelError";
-    this.host = "host" in target ? target.host : undefined;
-    this.file = "file" in target ? target.file : undefined;
+    this.host = "host" in context ? context.host : undefined;
+    this.file = "file" in context ? context.file : undefined;
   }
 }
 

@@ -51,7 +51,7 @@ describe("RecollectError and its kinds", () => {
     expect(fileError("f", "made, not wrapped")).not.toHaveProperty("cause");
   });
 
-  it("is not a bug: anything else thrown is not taken for one", () => {
+  it("tells a RecollectError from anything else thrown", () => {
     expect(isRecollectError(new Error("x"))).toBe(false);
     expect(isRecollectError("x")).toBe(false);
   });
