@@ -1,5 +1,6 @@
 import { plural } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
+import { EXIT_CODES } from "./exit-codes.js";
 import { type Progress, progress } from "./progress.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -32,7 +33,7 @@ export const handlers: Handlers = {
     }
     log(`check: FAILED with ${plural(problems.length, "difference")}:`);
     printProblems(problems, log);
-    process.exitCode = 1;
+    process.exitCode = EXIT_CODES.checkFailed;
   },
   merge: async (args) => (await import("./commands/merge.js")).mergeCommand(args, log),
   async demo() {

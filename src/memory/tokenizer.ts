@@ -107,10 +107,11 @@ async function readChecked(
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
-  } catch {
+  } catch (error) {
     throw fileError(
       file,
       `cannot read the pinned tokenizer file; reinstall ${manifest.package}@${manifest.version} (npm ci)`,
+      { cause: error },
     );
   }
   const actual = createHash("sha256").update(bytes).digest("hex");

@@ -1,7 +1,7 @@
 /**
  * Turns what fetch, undici and the `ollama` package throw into the model layer's errors, and
- * says whether the failure is worth another attempt. Unknown errors are returned as they are:
- * they are bugs and keep their stack trace.
+ * says whether the failure is worth another attempt. A model error keeps what was thrown as its
+ * cause. Unknown errors are returned as they are: they are bugs and keep their stack trace.
  */
 import {
   isModelError,
@@ -42,40 +42,42 @@ const NO_DONE = "Did not receive done or success response in stream.";
 
 export function classifyFailure(error: unknown, ctx: CallContext): Failure {
   const { host, target } = ctx;
-  if (ctx.timedOut) return { error: timedOut(host, target, ctx.timeoutMs), retry: "never" };
+  const cause = { cause: error };
+  if (ctx.timedOut) return { error: timedOut(host, target, ctx.timeoutMs, cause), retry: "never" };
   if (isModelError(error)) return { error, retry: error.reason === "stream-cut" ? "transient" : "never" };
-  if (error instanceof LineTooLongError) return { error: replyTooLarge(host, target, ctx.maxReplyBytes), retry: "never" };
-  if (error instanceof MalformedLineError) return { error: malformed(host, target, error.message), retry: "never" };
-  if (error instanceof TruncatedStreamError) return { error: streamCut(host, target, error.message), retry: "transient" };
+  if (error instanceof LineTooLongError) return { error: replyTooLarge(host, target, ctx.maxReplyBytes, cause), retry: "never" };
+  if (error instanceof MalformedLineError) return { error: malformed(host, target, error.message, cause), retry: "never" };
+  if (error instanceof TruncatedStreamError) return { error: streamCut(host, target, error.message, cause), retry: "transient" };
   if (error instanceof SyntaxError) {
-    return { error: malformed(host, target, `the body is not valid JSON: ${error.message}`), retry: "never" };
+    return { error: malformed(host, target, `the body is not valid JSON: ${error.message}`, cause), retry: "never" };
   }
   const status = responseStatus(error);
-  if (status !== null) return classifyStatus(status, (error as Error).message, ctx);
+  if (status !== null) return classifyStatus(status, error as Error, ctx);
 
   const codes = errorCodes(error);
-  if ([...codes].some((code) => REFUSED.has(code))) return { error: serverDown(host), retry: "connect" };
+  if ([...codes].some((code) => REFUSED.has(code))) return { error: serverDown(host, cause), retry: "connect" };
   // fetch will not connect to blocked ports (e.g. 9, the discard port), so no server is reachable there.
-  if (causeMessages(error).includes("bad port")) return { error: serverDown(host), retry: "never" };
+  if (causeMessages(error).includes("bad port")) return { error: serverDown(host, cause), retry: "never" };
   if ([...codes].some((code) => RESET.has(code)) || (error instanceof TypeError && error.message === "terminated")) {
-    return { error: streamCut(host, target, "the connection was closed before the reply ended"), retry: "transient" };
+    return { error: streamCut(host, target, "the connection was closed before the reply ended", cause), retry: "transient" };
   }
   if (error instanceof Error && error.message === NO_DONE) {
-    return { error: streamCut(host, target, "the stream ended without a final `done` message"), retry: "transient" };
+    return { error: streamCut(host, target, "the stream ended without a final `done` message", cause), retry: "transient" };
   }
   // The package rethrows a streamed {"error": "..."} line as a plain Error.
   if (error instanceof Error && error.constructor === Error && ctx.model !== null) {
-    if (/not found/i.test(error.message)) return { error: modelMissing(host, ctx.model), retry: "never" };
-    return { error: serverFailed(host, target, null, error.message), retry: "transient" };
+    if (/not found/i.test(error.message)) return { error: modelMissing(host, ctx.model, cause), retry: "never" };
+    return { error: serverFailed(host, target, null, error.message, cause), retry: "transient" };
   }
   return { error, retry: "never" };
 }
 
-function classifyStatus(status: number, message: string, ctx: CallContext): Failure {
+function classifyStatus(status: number, response: Error, ctx: CallContext): Failure {
+  const { message } = response;
   if (ctx.model !== null && (status === 404 || /model .*not found/i.test(message))) {
-    return { error: modelMissing(ctx.host, ctx.model), retry: "never" };
+    return { error: modelMissing(ctx.host, ctx.model, { cause: response }), retry: "never" };
   }
-  const error = serverFailed(ctx.host, ctx.target, status, message);
+  const error = serverFailed(ctx.host, ctx.target, status, message, { cause: response });
   return { error, retry: status >= 500 ? "transient" : "never" };
 }
 

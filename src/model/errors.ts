@@ -1,9 +1,9 @@
 /**
  * Every user-facing error of the model layer is built here, so the wording stays consistent and
- * each message names the host or file, the model, and what to do next. They are UserErrors: the
- * CLI prints the message alone and exits 2.
+ * each message names the host or file, the model, and what to do next. They are RecollectErrors
+ * (a user can fix them), and a failure turned into one keeps what was thrown as its cause.
  */
-import { formatBytes, UserError } from "../shared/errors.js";
+import { formatBytes, RecollectError } from "../shared/errors.js";
 
 export type ModelErrorReason =
   | "server-down"
@@ -18,14 +18,25 @@ export type ModelErrorReason =
   | "replay-miss"
   | "recordings";
 
-export class ModelError extends UserError {
+/** What a model error is about: the server (its host or URL), or for recorded calls the recording file. */
+export type ModelErrorContext = { host: string } | { file: string };
+
+export class ModelError extends RecollectError {
+  /** The server's host or URL (or the value given as one), when the error is about a server. */
+  readonly host: string | undefined;
+  /** The recording file, when the error is about recorded calls. */
+  readonly file: string | undefined;
+
   constructor(
     message: string,
     readonly reason: ModelErrorReason,
-    subject: string,
+    context: ModelErrorContext,
+    options?: ErrorOptions,
   ) {
-    super(message, subject);
+    super(message, options);
     this.name = "ModelError";
+    this.host = "host" in context ? context.host : undefined;
+    this.file = "file" in context ? context.file : undefined;
   }
 }
 
@@ -33,16 +44,17 @@ export function isModelError(error: unknown, reason?: ModelErrorReason): error i
   return error instanceof ModelError && (reason === undefined || error.reason === reason);
 }
 
-export function serverDown(host: string): ModelError {
+export function serverDown(host: string, options?: ErrorOptions): ModelError {
   return new ModelError(
     `no Ollama server at ${host}: start it with \`ollama serve\`, or use recorded calls`,
     "server-down",
-    host,
+    { host },
+    options,
   );
 }
 
-export function modelMissing(host: string, model: string): ModelError {
-  return new ModelError(`model ${model} not found on ${host}: run \`ollama pull ${model}\``, "model-missing", host);
+export function modelMissing(host: string, model: string, options?: ErrorOptions): ModelError {
+  return new ModelError(`model ${model} not found on ${host}: run \`ollama pull ${model}\``, "model-missing", { host }, options);
 }
 
 /**
@@ -53,56 +65,62 @@ export function callTarget(model: string | null): string {
   return model === null ? "the model list" : `model ${model}`;
 }
 
-export function timedOut(host: string, target: string, timeoutMs: number): ModelError {
+export function timedOut(host: string, target: string, timeoutMs: number, options?: ErrorOptions): ModelError {
   return new ModelError(
     `Ollama at ${host} did not finish the call to ${target} within ${formatMs(timeoutMs)}: ` +
       `check the server, or raise the timeout (a first call may be slow while the model loads)`,
     "timeout",
-    host,
+    { host },
+    options,
   );
 }
 
-export function malformed(host: string, target: string, what: string): ModelError {
+export function malformed(host: string, target: string, what: string, options?: ErrorOptions): ModelError {
   return new ModelError(
     `Ollama at ${host} sent a malformed response for ${target} (${what}): ` +
       `check that ${host} is an Ollama server, then retry`,
     "malformed",
-    host,
+    { host },
+    options,
   );
 }
 
-export function streamCut(host: string, target: string, detail: string): ModelError {
+export function streamCut(host: string, target: string, detail: string, options?: ErrorOptions): ModelError {
   return new ModelError(
     `the reply from Ollama at ${host} for ${target} was cut off midway (${detail}): ` +
       `check the server log, then retry`,
     "stream-cut",
-    host,
+    { host },
+    options,
   );
 }
 
-export function replyTooLarge(host: string, target: string, maxBytes: number): ModelError {
+export function replyTooLarge(host: string, target: string, maxBytes: number, options?: ErrorOptions): ModelError {
   return new ModelError(
     `the reply from Ollama at ${host} for ${target} passed the ${formatBytes(maxBytes)} cap and was stopped: ` +
       `the model may be looping; limit its output (num_predict), or raise the cap (--max-reply-bytes)`,
     "too-large",
-    host,
+    { host },
+    options,
   );
 }
 
-export function serverFailed(host: string, target: string, status: number | null, message: string): ModelError {
+export function serverFailed(host: string, target: string, status: number | null, message: string, options?: ErrorOptions): ModelError {
   const how = status === null ? "" : ` with HTTP ${status}`;
   return new ModelError(
     `Ollama at ${host} failed on ${target}${how}: ${message}`,
     status === null || status >= 500 ? "server-error" : "bad-request",
-    host,
+    { host },
+    options,
   );
 }
 
-export function invalidHost(value: string, origin: string): ModelError {
+export function invalidHost(value: string, origin: string, options?: ErrorOptions): ModelError {
   return new ModelError(
     `${origin} is "${value}", which is not a host: use a form such as http://127.0.0.1:11434`,
     "invalid-host",
-    value,
+    { host: value },
+    options,
   );
 }
 
@@ -123,7 +141,7 @@ export function replayMiss(file: string, request: RequestSummary): ModelError {
       `with last ${request.kind === "chat" ? "message" : "input"} "${excerpt}" (key ${request.key}): ` +
       `record it against a running Ollama (record mode), or check that the request did not change`,
     "replay-miss",
-    file,
+    { file },
   );
 }
 
@@ -131,12 +149,12 @@ export function recordingsMissing(file: string): ModelError {
   return new ModelError(
     `${file}: no such recording set: record it against a running Ollama (record mode)`,
     "recordings",
-    file,
+    { file },
   );
 }
 
-export function recordingsInvalid(file: string, problem: string): ModelError {
-  return new ModelError(`${file}: not a valid recording set: ${problem}`, "recordings", file);
+export function recordingsInvalid(file: string, problem: string, options?: ErrorOptions): ModelError {
+  return new ModelError(`${file}: not a valid recording set: ${problem}`, "recordings", { file }, options);
 }
 
 function formatMs(ms: number): string {
@@ -145,22 +163,22 @@ function formatMs(ms: number): string {
 
 /** The failures of an OpenAI-compatible endpoint (llama.cpp's server, vLLM, LM Studio, a hosted API), in its own words. */
 export const openAiErrors = {
-  down(url: string): ModelError {
-    return new ModelError(`no OpenAI-compatible server answers at ${url}: start it, or check the embedding url`, "server-down", url);
+  down(url: string, options?: ErrorOptions): ModelError {
+    return new ModelError(`no OpenAI-compatible server answers at ${url}: start it, or check the embedding url`, "server-down", { host: url }, options);
   },
-  timedOut(url: string, model: string, timeoutMs: number): ModelError {
-    return new ModelError(`the server at ${url} did not answer the embedding call to ${model} within ${formatMs(timeoutMs)}: check the server, or raise the timeout`, "timeout", url);
+  timedOut(url: string, model: string, timeoutMs: number, options?: ErrorOptions): ModelError {
+    return new ModelError(`the server at ${url} did not answer the embedding call to ${model} within ${formatMs(timeoutMs)}: check the server, or raise the timeout`, "timeout", { host: url }, options);
   },
   refused(url: string, status: number): ModelError {
-    return new ModelError(`the server at ${url} refused the request with HTTP ${status}: set OPENAI_API_KEY to a key it accepts`, "bad-request", url);
+    return new ModelError(`the server at ${url} refused the request with HTTP ${status}: set OPENAI_API_KEY to a key it accepts`, "bad-request", { host: url });
   },
   modelMissing(url: string, model: string): ModelError {
-    return new ModelError(`model ${model} not found at ${url}: name a model the server lists at ${url}/models`, "model-missing", url);
+    return new ModelError(`model ${model} not found at ${url}: name a model the server lists at ${url}/models`, "model-missing", { host: url });
   },
   failed(url: string, model: string, status: number, message: string): ModelError {
-    return new ModelError(`the server at ${url} failed on the embedding call to ${model} with HTTP ${status}: ${message}`, status >= 500 ? "server-error" : "bad-request", url);
+    return new ModelError(`the server at ${url} failed on the embedding call to ${model} with HTTP ${status}: ${message}`, status >= 500 ? "server-error" : "bad-request", { host: url });
   },
-  malformed(url: string, model: string, what: string): ModelError {
-    return new ModelError(`the server at ${url} sent a malformed embedding reply for ${model} (${what}): check that it speaks the OpenAI embeddings API`, "malformed", url);
+  malformed(url: string, model: string, what: string, options?: ErrorOptions): ModelError {
+    return new ModelError(`the server at ${url} sent a malformed embedding reply for ${model} (${what}): check that it speaks the OpenAI embeddings API`, "malformed", { host: url }, options);
   },
 };

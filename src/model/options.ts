@@ -82,8 +82,8 @@ export function formatHost(value: string, origin: string): string {
   let url: URL;
   try {
     url = new URL(text);
-  } catch {
-    throw invalidHost(value, origin);
+  } catch (error) {
+    throw invalidHost(value, origin, { cause: error });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidHost(value, origin);
   const port = url.port || (explicitScheme ? (url.protocol === "https:" ? "443" : "80") : "11434");

@@ -57,7 +57,7 @@ export function readRecordings(file: string, { mustExist }: { mustExist: boolean
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw recordingsInvalid(file, `it is not JSON (${(error as Error).message})`);
+    throw recordingsInvalid(file, `it is not JSON (${(error as Error).message})`, { cause: error });
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) {

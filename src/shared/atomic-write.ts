@@ -6,7 +6,7 @@ import { unwritableFile } from "./errors.js";
 /**
  * Writes through a temporary file and a rename, so a reader never sees half a file. A path that
  * cannot be written (a read-only folder, a file where a folder should be, a full disk) is a
- * UserError naming the file.
+ * FileError naming the file.
  */
 export function writeFileAtomicSync(path: string, data: string | Buffer): void {
   try {

@@ -1,51 +1,78 @@
 /**
  * Errors a user can cause (a bad file, a bad flag, a missing dataset, a model server that is down)
- * are `UserError`s: the CLI prints their message alone, on one line, and exits 2. Anything else is
- * a bug and keeps its stack trace. The shapes of user-facing messages are built here, so their
- * wording stays consistent; the model layer's messages (model/errors.ts) and the LoCoMo importer's
- * (datasets/locomo/messages.ts) are built on them.
+ * are `RecollectError`s, and their kind says what the problem is about: a `FileError` names its
+ * file, a `UsageError` the flag, a `ModelError` (model/errors.ts) its server. Each keeps the error
+ * it was made from as its `cause`, so nothing a caller may need to diagnose it is lost. What the
+ * CLI does with each kind (the exit code) is decided in the CLI alone (cli/exit-codes.ts); anything
+ * that is not a RecollectError is a bug and keeps its stack trace.
+ *
+ * The shapes of user-facing messages are built here, so their wording stays consistent; the model
+ * layer's messages (model/errors.ts) and the LoCoMo importer's (datasets/locomo/messages.ts) are
+ * built on them.
  */
-export class UserError extends Error {
-  readonly exitCode = 2;
-  constructor(
-    message: string,
-    /** The file (or host, or dataset) the message is about, for callers that want it. */
-    readonly subject?: string,
-  ) {
-    super(oneLine(message));
-    this.name = "UserError";
+
+/** An input problem a user can fix; its message is one line that says what is wrong. */
+export class RecollectError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(oneLine(message), options);
+    this.name = "RecollectError";
   }
 }
 
-export function isUserError(error: unknown): error is UserError {
-  return error instanceof UserError;
+/** A problem with one file: `file: what is wrong`. */
+export class FileError extends RecollectError {
+  constructor(
+    /** The file as the message names it; a line number or a part of it may follow (`a.jsonl:3`). */
+    readonly file: string,
+    problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${file}: ${problem}`, options);
+    this.name = "FileError";
+  }
+}
+
+/** A command-line mistake: a flag's value, or arguments that do not go together. */
+export class UsageError extends RecollectError {
+  /** The flag the message is about, when it is about one. */
+  readonly flag: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { flag?: string }) {
+    super(message, options);
+    this.name = "UsageError";
+    this.flag = options?.flag;
+  }
+}
+
+export function isRecollectError(error: unknown): error is RecollectError {
+  return error instanceof RecollectError;
 }
 
 /** A problem that concerns no one file: a bad combination of settings, a usage mistake. */
-export function userError(message: string): UserError {
-  return new UserError(message);
+export function userError(message: string, options?: ErrorOptions): RecollectError {
+  return new RecollectError(message, options);
 }
 
 /** `file: what is wrong` — the shape of every message about a file. */
-export function fileError(file: string, problem: string): UserError {
-  return new UserError(`${file}: ${problem}`, file);
+export function fileError(file: string, problem: string, options?: ErrorOptions): FileError {
+  return new FileError(file, problem, options);
 }
 
 /** `--flag expects …, got "value"` — the shape of every message about a command-line value. */
-export function flagError(flag: string, expected: string, got: unknown): UserError {
-  return new UserError(`${flag} expects ${expected}, got "${String(got)}"`, flag);
+export function flagError(flag: string, expected: string, got: unknown): UsageError {
+  return new UsageError(`${flag} expects ${expected}, got "${String(got)}"`, { flag });
 }
 
 /** A file that exists but cannot be read, named with what the system said, in words. */
-export function unreadableFile(file: string, error: unknown): UserError {
-  return fileError(file, `cannot be read (${errnoWords(error)})`);
+export function unreadableFile(file: string, error: unknown): FileError {
+  return fileError(file, `cannot be read (${errnoWords(error)})`, { cause: error });
 }
 
 /** A file that cannot be written where the user asked for it; undefined for an error that is not the system's. */
-export function unwritableFile(file: string, error: unknown): UserError | undefined {
+export function unwritableFile(file: string, error: unknown): FileError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return undefined;
-  return fileError(file, `cannot be written (${errnoWords(error)})`);
+  return fileError(file, `cannot be written (${errnoWords(error)})`, { cause: error });
 }
 
 function errnoWords(error: unknown): string {

@@ -30,8 +30,8 @@ export function readTextFile(file: string, options: ReadOptions): string {
   const bytes = readCheckedFile(file, options);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw fileError(file, `is not UTF-8 text, so it cannot be ${article(options.what)}`);
+  } catch (error) {
+    throw fileError(file, `is not UTF-8 text, so it cannot be ${article(options.what)}`, { cause: error });
   }
 }
 
@@ -41,7 +41,7 @@ export function readCheckedFile(file: string, options: ReadOptions): Buffer {
   try {
     stats = statSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw fileError(file, "file not found");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw fileError(file, "file not found", { cause: error });
     throw unreadableFile(file, error);
   }
   if (stats.isDirectory()) throw fileError(file, `is a directory, not ${article(options.what)}`);

@@ -9,7 +9,7 @@ import { fullPolicy, loadGemmaTokenizer, streamPreset } from "../../src/memory/i
 import { ChatSession, DEMO_NOW, DEMO_QUESTION, DEMO_SCOPE, demoMemories, runChat } from "../../src/agent/chat-command.js";
 import { OllamaClient } from "../../src/model/client.js";
 import { ModelError } from "../../src/model/errors.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 import { useTempDir } from "../harness/temp-files.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
 import { type ChatBody, closedPort, startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
@@ -41,8 +41,8 @@ describe("runChat", () => {
     const host = `http://127.0.0.1:${await closedPort()}`;
     const storePath = temp.path("never.sqlite");
     const error = await runChat({ policy: fullPolicy, seedMemories: true, storePath, env: { OLLAMA_HOST: host }, print }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).exitCode).toBe(2);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as ModelError).host).toBe(host);
     expect((error as Error).message).toBe(`no Ollama server at ${host}: start it with \`ollama serve\`, or use recorded calls`);
     expect(existsSync(storePath)).toBe(false);
   });

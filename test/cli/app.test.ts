@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { buildCli, type Handlers } from "../../src/cli/app.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError, UsageError } from "../../src/shared/errors.js";
 
 /** Parses argv with handlers that only record how they were called, the way main.ts wires failures. */
 async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: unknown }[]> {
@@ -23,7 +23,7 @@ async function parse(argv: string[]): Promise<{ command: keyof Handlers; args: u
   await buildCli(argv, handlers)
     .exitProcess(false)
     .fail((message, error) => {
-      throw error ?? new UserError(message);
+      throw error ?? new UsageError(message);
     })
     .parseAsync();
   return calls;
@@ -42,10 +42,10 @@ async function helpOf(command: string): Promise<string> {
   return text;
 }
 
-async function parseError(argv: string[]): Promise<UserError> {
+async function parseError(argv: string[]): Promise<RecollectError> {
   const error = await parse(argv).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(UserError);
-  return error as UserError;
+  expect(error).toBeInstanceOf(RecollectError);
+  return error as RecollectError;
 }
 
 describe("the command line", () => {

@@ -1,13 +1,13 @@
 import { expect } from "vitest";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 
-/** The UserError a call throws; fails the test when it throws anything else or nothing. */
-export function userError(call: () => unknown): UserError {
+/** The RecollectError a call throws; fails the test when it throws anything else or nothing. */
+export function userError(call: () => unknown): RecollectError {
   try {
     call();
   } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return error as UserError;
+    expect(error).toBeInstanceOf(RecollectError);
+    return error as RecollectError;
   }
-  throw new Error("expected a UserError");
+  throw new Error("expected a RecollectError");
 }

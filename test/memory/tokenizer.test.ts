@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isUserError } from "../../src/shared/errors.js";
+import { isRecollectError } from "../../src/shared/errors.js";
 import {
   gemmaTokenizerFiles,
   loadGemmaTokenizer,
@@ -49,7 +49,7 @@ describe("loadTokenizerFromFiles", () => {
     ]);
   });
 
-  it("refuses a tampered file with a UserError naming it", async () => {
+  it("refuses a tampered file with a RecollectError naming it", async () => {
     const files = gemmaTokenizerFiles();
     const config = tempPath("tokenizer_config.json");
     copyFileSync(files.config, config);
@@ -58,7 +58,7 @@ describe("loadTokenizerFromFiles", () => {
       { tokenizer: files.tokenizer, config },
       TOKENIZER_MANIFEST,
     ).catch((e: unknown) => e);
-    expect(isUserError(error)).toBe(true);
+    expect(isRecollectError(error)).toBe(true);
     const actual = createHash("sha256").update(readFileSync(config)).digest("hex");
     expect((error as Error).message).toBe(
       `${config}: sha256 ${actual} does not match the pinned ${TOKENIZER_MANIFEST.files["tokenizer_config.json"]}; ` +
@@ -66,13 +66,13 @@ describe("loadTokenizerFromFiles", () => {
     );
   });
 
-  it("refuses a missing file with a UserError naming it", async () => {
+  it("refuses a missing file with a RecollectError naming it", async () => {
     const missing = tempPath("nowhere.json");
     const error = await loadTokenizerFromFiles(
       { tokenizer: missing, config: gemmaTokenizerFiles().config },
       TOKENIZER_MANIFEST,
     ).catch((e: unknown) => e);
-    expect(isUserError(error)).toBe(true);
+    expect(isRecollectError(error)).toBe(true);
     expect((error as Error).message).toBe(`${missing}: cannot read the pinned tokenizer file; ${reinstall}`);
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OllamaClient } from "../../src/model/client.js";
 import { ModelError } from "../../src/model/errors.js";
 import { CLIENT_DEFAULTS, type ClientOptions } from "../../src/model/options.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 import { closedPort, doubleEmbedding, startOllamaDouble, type OllamaDouble } from "./ollama-test-double.js";
 
 const MODEL = "gemma4:e2b";
@@ -21,8 +21,7 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(UserError);
-  expect((error as UserError).exitCode).toBe(2);
+  expect(error).toBeInstanceOf(RecollectError);
   expect(error).toBeInstanceOf(ModelError);
   return error as ModelError;
 }
@@ -178,6 +177,9 @@ describe("server down", () => {
     const error = await failure(new OllamaClient({ host, sleep: noSleep, connectRetries: 1 }).chat(ask));
     expect(error.reason).toBe("server-down");
     expect(error.message).toBe(`no Ollama server at ${host}: start it with \`ollama serve\`, or use recorded calls`);
+    expect(error.host).toBe(host);
+    // What fetch said (the refused connection) stays reachable for whoever diagnoses it.
+    expect(error.cause).toBeInstanceOf(Error);
     expect(sleeps).toHaveLength(1);
   });
 

@@ -7,7 +7,7 @@ import { ModelError } from "../../src/model/errors.js";
 import { chatKey, createRecordingClient, embedKey } from "../../src/model/recorder.js";
 import { readRecordings, recordingKey } from "../../src/model/recording-file.js";
 import type { ChatRequest } from "../../src/model/types.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 import { startOllamaDouble, type OllamaDouble } from "./ollama-test-double.js";
 
 const STAMP = "2025-06-01T12:00:00.000Z";
@@ -98,8 +98,8 @@ describe("replay", () => {
     const error = await createRecordingClient({ mode: "replay", file })
       .chat(question(7))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).exitCode).toBe(2);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as ModelError).file).toBe(file);
     const key = recordingKey(chatKey(question(7)));
     expect((error as Error).message).toBe(
       `${file}: no recorded chat call for model gemma4:e2b with last message ` +

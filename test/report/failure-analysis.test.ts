@@ -5,7 +5,7 @@ import { failureAnalysisReporter, fillFailureAnalysis } from "../../src/report/f
 import { findFigureMarkers } from "../../src/report/markdown/figure-markers.js";
 import { formatP, formatSignedInterval, formatWtl } from "../../src/report/markdown/format.js";
 import type { ReportContext } from "../../src/report/reporter.js";
-import { isUserError } from "../../src/shared/errors.js";
+import { isRecollectError } from "../../src/shared/errors.js";
 import { syntheticResults } from "../fixtures/synthetic-results.js";
 import { withSweep } from "../fixtures/sweep-results.js";
 import { handMadeResults, handMadeSummary } from "./charts/hand-made-results.js";
@@ -123,7 +123,7 @@ describe("FAILURE_ANALYSIS.md markers that do not match the results", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isUserError(error)).toBe(true);
+    expect(isRecollectError(error)).toBe(true);
     const message = (error as Error).message;
     expect(message).toMatch(problem);
     expect(message).toContain("FAILURE_ANALYSIS.md: line 5:");

@@ -1,13 +1,59 @@
 import { describe, expect, it } from "vitest";
-import { fileError, flagError, formatBytes, plural, unreadableFile, unwritableFile, UserError, userError } from "../../src/shared/errors.js";
+import {
+  FileError,
+  fileError,
+  flagError,
+  formatBytes,
+  isRecollectError,
+  plural,
+  RecollectError,
+  unreadableFile,
+  unwritableFile,
+  UsageError,
+  userError,
+} from "../../src/shared/errors.js";
 
-describe("UserError", () => {
-  it("exits 2 and keeps its subject", () => {
+describe("RecollectError and its kinds", () => {
+  it("a file error is a RecollectError that names its file", () => {
     const error = fileError("a.yaml", "is empty");
-    expect(error).toBeInstanceOf(UserError);
-    expect(error.exitCode).toBe(2);
-    expect(error.subject).toBe("a.yaml");
+    expect(error).toBeInstanceOf(FileError);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect(isRecollectError(error)).toBe(true);
+    expect(error.name).toBe("FileError");
+    expect(error.file).toBe("a.yaml");
     expect(error.message).toBe("a.yaml: is empty");
+  });
+
+  it("a flag error is a usage error that names its flag", () => {
+    const error = flagError("--workers", "a whole number of at least 1", 0);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect(error.name).toBe("UsageError");
+    expect(error.flag).toBe("--workers");
+    expect(new UsageError("unknown argument: x").flag).toBeUndefined();
+  });
+
+  it("a problem of no one file is a plain RecollectError", () => {
+    const error = userError("memory scope is empty");
+    expect(error.constructor).toBe(RecollectError);
+    expect(error.name).toBe("RecollectError");
+    expect(error.message).toBe("memory scope is empty");
+  });
+
+  it("keeps the error it wraps as its cause, the standard way", () => {
+    const sqlite = new Error("file is not a database");
+    expect(fileError("m.sqlite", "cannot be used", { cause: sqlite }).cause).toBe(sqlite);
+    expect(userError("a trial failed", { cause: sqlite }).cause).toBe(sqlite);
+    expect(new UsageError("bad", { cause: sqlite, flag: "--x" }).cause).toBe(sqlite);
+    const denied = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    expect(unreadableFile("f", denied).cause).toBe(denied);
+    expect(unwritableFile("f", denied)!.cause).toBe(denied);
+    expect(fileError("f", "made, not wrapped")).not.toHaveProperty("cause");
+  });
+
+  it("tells a RecollectError from anything else thrown", () => {
+    expect(isRecollectError(new Error("x"))).toBe(false);
+    expect(isRecollectError("x")).toBe(false);
   });
 
   it("is always one line: a line break from a file name or an excerpt is shown as its escape", () => {

@@ -1,7 +1,7 @@
 import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
-import { plural, UserError } from "../../shared/errors.js";
+import { plural, RecollectError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
@@ -93,7 +93,7 @@ function readRecorded(file: string, update: boolean, log: Log) {
   try {
     return readResults(file);
   } catch (error) {
-    if (!(update && error instanceof UserError)) throw error;
+    if (!(update && error instanceof RecollectError)) throw error;
     log(`${error.message}: re-recording it`);
     return undefined;
   }

@@ -27,7 +27,7 @@ export class ScenarioCollector {
     if (scenario !== undefined) this.scenarios.push(scenario);
   }
 
-  /** The scenarios, or a UserError about `source` when no question was left to ask. */
+  /** The scenarios, or a FileError about `source` when no question was left to ask. */
   result(source: string): ImportedScenarios {
     if (this.scenarios.length === 0) {
       const chosen = this.options.categories === undefined ? "" : ` of the chosen categories (${this.options.categories.join(", ")})`;

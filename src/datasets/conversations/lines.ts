@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import { PassThrough, Transform } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { fileError, isUserError } from "../../shared/errors.js";
+import { fileError, isRecollectError } from "../../shared/errors.js";
 
 /**
  * Reads a JSON Lines file (plain, or gzip-compressed: recognised by its magic bytes, whatever
@@ -59,8 +59,8 @@ export function readLines(file: string, display = file, maxLineBytes = MAX_LINE_
       let text: string;
       try {
         text = decoder.decode(bytes);
-      } catch {
-        throw fileError(`${display}:${number}`, "not valid UTF-8");
+      } catch (error) {
+        throw fileError(`${display}:${number}`, "not valid UTF-8", { cause: error });
       }
       if (number === 1 && text.startsWith("\uFEFF")) text = text.slice(1);
       return { number, text: text.endsWith("\r") ? text.slice(0, -1) : text };
@@ -103,7 +103,7 @@ function checkReadable(file: string, display: string): void {
     isFile = statSync(file).isFile();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw fileError(display, code === "ENOENT" ? "data file not found" : `cannot read the data file (${code ?? (error as Error).message})`);
+    throw fileError(display, code === "ENOENT" ? "data file not found" : `cannot read the data file (${code ?? (error as Error).message})`, { cause: error });
   }
   if (!isFile) throw fileError(display, "is not a file (a folder?); name a conversation JSON Lines file");
 }
@@ -125,9 +125,9 @@ function checkLength(bytes: number, max: number, line: number, display: string):
 }
 
 function readError(error: unknown, display: string): unknown {
-  if (isUserError(error)) return error;
+  if (isRecollectError(error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  if (typeof code === "string" && code.startsWith("Z_")) return fileError(display, `not a valid gzip file (${(error as Error).message})`);
-  if (typeof code === "string") return fileError(display, `cannot read the data file (${code})`);
+  if (typeof code === "string" && code.startsWith("Z_")) return fileError(display, `not a valid gzip file (${(error as Error).message})`, { cause: error });
+  if (typeof code === "string") return fileError(display, `cannot read the data file (${code})`, { cause: error });
   return error;
 }

@@ -17,7 +17,7 @@ export interface ConversationSource {
 
 /**
  * The conversations of a JSON Lines file, one at a time. Anything that is not a conversation
- * (not JSON, a missing field, a wrong type, an id used twice) is a UserError naming the file, the
+ * (not JSON, a missing field, a wrong type, an id used twice) is a FileError naming the file, the
  * line and the path inside it. Blank lines are skipped.
  */
 export function readConversations(file: string, display = file): ConversationSource {
@@ -31,7 +31,7 @@ export function readConversations(file: string, display = file): ConversationSou
       try {
         data = JSON.parse(text);
       } catch (error) {
-        throw fileError(where, `not valid JSON (${(error as Error).message})`);
+        throw fileError(where, `not valid JSON (${(error as Error).message})`, { cause: error });
       }
       const conversation = validate(where, conversationSchema, data);
       const earlier = seen.get(conversation.id);

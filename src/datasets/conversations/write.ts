@@ -24,7 +24,7 @@ export async function writeConversations(file: string, conversations: Iterable<C
     mkdirSync(dirname(file), { recursive: true });
     fd = openSync(temporary, "w");
   } catch (error) {
-    throw fileError(file, `cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw fileError(file, `cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
   const out = createWriteStream("", { fd });
   // Errors of either stream surface here, once, whenever they happen.
@@ -50,7 +50,7 @@ export async function writeConversations(file: string, conversations: Iterable<C
     await done.catch(() => undefined);
     rmSync(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === "string") throw fileError(file, `cannot write (${code})`);
+    if (typeof code === "string") throw fileError(file, `cannot write (${code})`, { cause: error });
     throw error;
   }
   renameSync(temporary, file);

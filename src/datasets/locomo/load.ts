@@ -26,7 +26,7 @@ export interface LoadedLocomo {
 
 /**
  * Read, verify and validate a LoCoMo file. Every way a user can get this wrong (no file, another
- * version, broken JSON, a file of another shape) is a UserError naming the file.
+ * version, broken JSON, a file of another shape) is a FileError naming the file.
  */
 export function loadLocomo(path: string, options: LoadLocomoOptions = {}): LoadedLocomo {
   const bytes = readBytes(path);
@@ -39,7 +39,7 @@ export function loadLocomo(path: string, options: LoadLocomoOptions = {}): Loade
   try {
     data = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw locomoMalformedJson(path, (error as Error).message);
+    throw locomoMalformedJson(path, (error as Error).message, { cause: error });
   }
   return { samples: parseLocomo(data, path), sha256 };
 }

@@ -1,4 +1,4 @@
-import { fileError, type UserError, userError } from "../../shared/errors.js";
+import { fileError, type FileError, type RecollectError, userError } from "../../shared/errors.js";
 import { categoryLabel, LOCOMO_CATEGORY_IDS } from "./categories.js";
 
 /** Where the pinned LoCoMo file comes from; the message for a missing file tells users this. */
@@ -10,7 +10,7 @@ export const LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9
 const LOCOMO_PATH_FLAG = "--locomo";
 const ACCEPT_LOCOMO_HASH_FLAG = "--accept-locomo-hash";
 
-export function locomoNotFound(path: string): UserError {
+export function locomoNotFound(path: string): FileError {
   return fileError(
     path,
     `LoCoMo data file not found. Download data/locomo10.json from the public ${LOCOMO_REPOSITORY} repository ` +
@@ -18,7 +18,7 @@ export function locomoNotFound(path: string): UserError {
   );
 }
 
-export function locomoHashMismatch(path: string, expected: string, actual: string): UserError {
+export function locomoHashMismatch(path: string, expected: string, actual: string): FileError {
   const pinned = expected === LOCOMO_SHA256 ? ` (the pinned file from ${LOCOMO_REPOSITORY} commit ${LOCOMO_COMMIT})` : "";
   return fileError(
     path,
@@ -28,15 +28,15 @@ export function locomoHashMismatch(path: string, expected: string, actual: strin
   );
 }
 
-export function locomoMalformedJson(path: string, reason: string): UserError {
-  return fileError(path, `the LoCoMo data file is not valid JSON (${reason})`);
+export function locomoMalformedJson(path: string, reason: string, options?: ErrorOptions): FileError {
+  return fileError(path, `the LoCoMo data file is not valid JSON (${reason})`, options);
 }
 
-export function locomoInvalid(path: string, where: string, problem: string): UserError {
+export function locomoInvalid(path: string, where: string, problem: string): FileError {
   return fileError(path, `not a LoCoMo data file: at ${where}: ${problem}`);
 }
 
-export function locomoUnknownCategory(id: number): UserError {
+export function locomoUnknownCategory(id: number): RecollectError {
   const known = LOCOMO_CATEGORY_IDS.map(categoryLabel).join(", ");
   return userError(`unknown LoCoMo category ${id}; expected one of: ${known}`);
 }

@@ -15,7 +15,7 @@ export function parseAnswers(file: string, text: string): AnswerResults {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run record\``);
+    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run record\``, { cause: error });
   }
   return validate(file, answerResultsSchema, raw);
 }

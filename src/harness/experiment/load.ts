@@ -143,7 +143,7 @@ export function withEmbeddingModel(file: string, where: string, policy: Retrieva
     named = policyEmbeddingModel(policy);
     if (named !== undefined) parseModelId(named);
   } catch (error) {
-    throw fileError(file, `at ${where}: ${(error as Error).message}`);
+    throw fileError(file, `at ${where}: ${(error as Error).message}`, { cause: error });
   }
   const model = named ?? fallback;
   return { policy: named === undefined ? { ...policy, score: { ...policy.score, embeddingModel: model } } : policy, model };
@@ -207,7 +207,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
   try {
     parseModelId(spec.embedding.model);
   } catch (error) {
-    throw fileError(file, `at embedding.model: ${(error as Error).message}`);
+    throw fileError(file, `at embedding.model: ${(error as Error).message}`, { cause: error });
   }
   const preset = basePolicy(file, spec);
   const base = applyPatch(preset.policy, spec.policyPatch);

@@ -71,8 +71,8 @@ export class ExperimentPaths {
     let isFile: boolean;
     try {
       isFile = statSync(path).isFile();
-    } catch {
-      throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" not found (${this.relativeNote()})`);
+    } catch (error) {
+      throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" not found (${this.relativeNote()})`, { cause: error });
     }
     if (!isFile) throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" is a folder, not a file`);
   }

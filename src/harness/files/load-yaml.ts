@@ -42,7 +42,7 @@ function toJS(document: Document, file: string): unknown {
   } catch (error) {
     // The parser refuses an alias that would expand past the limit (a "billion laughs" file).
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw fileError(file, `its YAML aliases expand too far (the limit is ${MAX_YAML_ALIASES} per alias), as in an alias bomb; write the values out`);
+      throw fileError(file, `its YAML aliases expand too far (the limit is ${MAX_YAML_ALIASES} per alias), as in an alias bomb; write the values out`, { cause: error });
     }
     throw error;
   }

@@ -37,7 +37,7 @@ export function readPolicyPreset(file: string): PolicyPreset {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); a policy preset is a JSON file of format ${POLICY_PRESET_FORMAT}`);
+    throw fileError(file, `not valid JSON (${(error as Error).message}); a policy preset is a JSON file of format ${POLICY_PRESET_FORMAT}`, { cause: error });
   }
   return validate(file, presetSchema, raw) as PolicyPreset;
 }

@@ -87,7 +87,7 @@ export function parseResults(file: string, text: string): ExperimentResults {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run experiment\``);
+    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run experiment\``, { cause: error });
   }
   const format = (raw as { format?: unknown } | null)?.format;
   if (typeof format === "string" && format.startsWith("recollect-results/") && format !== RESULTS_FORMAT) {

@@ -93,7 +93,7 @@ export async function runTrial(input: TrialInput, context: TrialContext): Promis
     if (!(error instanceof SystemError)) throw error;
     const where = `trial ${input.scenario.name} / seed ${input.seed} at ${call?.describe(error.call) ?? error.call}`;
     const message = `system "${input.ablation}" failed in ${where}: ${error.problem}`;
-    if (!input.skipOnSystemError) throw userError(message);
+    if (!input.skipOnSystemError) throw userError(message, { cause: error });
     return skippedTrial(input, { call: error.call, message });
   }
 }

@@ -1,5 +1,5 @@
 import { loadGemmaTokenizer, type TokenCounter } from "../../memory/index.js";
-import { isUserError } from "../../shared/errors.js";
+import { isRecollectError } from "../../shared/errors.js";
 import type { Trial } from "../results/types.js";
 import { SystemHost } from "../systems/host.js";
 import type { NamedPolicy } from "../systems/recollect.js";
@@ -45,18 +45,18 @@ export async function runTrialTask(task: TrialTask, state: ThreadState = workerS
   return [await runTrial(trialInput, { tokens, vectors, host: state.host, blockTokens: state.blockTokens })];
 }
 
-/** The task's trials, or the message of the UserError it stopped with. */
+/** The task's trials, or the message of the RecollectError it stopped with. */
 export type TrialOutcome = { trials: Trial[] } | { userError: string };
 
 /**
- * The worker pool's entry point. A UserError is returned, not thrown: an error thrown in a worker
- * thread reaches the main thread as a plain Error, and the CLI would take it for a bug.
+ * The worker pool's entry point. A RecollectError is returned, not thrown: an error thrown in a
+ * worker thread reaches the main thread as a plain Error, and the CLI would take it for a bug.
  */
 export default async function runTrialInWorker(task: TrialTask): Promise<TrialOutcome> {
   try {
     return { trials: await runTrialTask(task) };
   } catch (error) {
-    if (isUserError(error)) return { userError: error.message };
+    if (isRecollectError(error)) return { userError: error.message };
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Argument checks shared by the statistics functions. A bad argument here is a bug in the
- * caller (the harness computes these inputs), so these throw RangeError, not UserError.
+ * caller (the harness computes these inputs), so these throw RangeError, not RecollectError.
  */
 
 export function assertFiniteValues(fn: string, name: string, values: readonly number[]): void {

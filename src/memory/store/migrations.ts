@@ -20,7 +20,7 @@
  * migrates from.
  */
 import type Database from "better-sqlite3";
-import { fileError, UserError } from "../../shared/errors.js";
+import { fileError, RecollectError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { LEGACY_SCOPE, SCHEMA_V5, SCHEMA_VERSION } from "./schema.js";
@@ -184,11 +184,12 @@ function upgrade(db: Database.Database, file: string, counter: TokenCounter): vo
       })();
     }
   } catch (error) {
-    if (error instanceof UserError) throw error;
+    if (error instanceof RecollectError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw fileError(
       file,
       `migrating the memory store from schema version ${version} to ${SCHEMA_VERSION} failed (${reason}); the file was left unchanged`,
+      { cause: error },
     );
   }
 }
@@ -207,6 +208,6 @@ function readVersion(db: Database.Database, file: string): number {
     return db.pragma("user_version", { simple: true }) as number;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw fileError(file, `cannot be read as an SQLite memory store (${reason})`);
+    throw fileError(file, `cannot be read as an SQLite memory store (${reason})`, { cause: error });
   }
 }

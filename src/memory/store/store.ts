@@ -11,7 +11,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { fileError, UserError, userError } from "../../shared/errors.js";
+import { fileError, type RecollectError, userError } from "../../shared/errors.js";
 import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
@@ -61,7 +61,7 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
   try {
     db = new Database(file);
   } catch (error) {
-    throw fileError(file, `cannot open the memory store (${(error as Error).message})`);
+    throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
   }
   try {
     migrate(db, file, options.tokenizer);
@@ -104,20 +104,20 @@ function refuseNonStore(file: string): void {
   ] as const) {
     try {
       accessSync(path, mode);
-    } catch {
-      throw fileError(file, what);
+    } catch (error) {
+      throw fileError(file, what, { cause: error });
     }
   }
 }
 
 /** SQLite's own words for a file it cannot use, made into one message naming the file. */
 function openError(file: string, error: unknown): unknown {
-  // A UserError (from migrate) is not an SqliteError either, so it passes through unchanged.
+  // A RecollectError (from migrate) is not an SqliteError either, so it passes through unchanged.
   if (!(error instanceof Database.SqliteError)) return error;
   if (error.code.startsWith("SQLITE_READONLY") || (error.code.startsWith("SQLITE_CANTOPEN") && error.message.includes("readonly"))) {
-    return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)");
+    return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)", { cause: error });
   }
-  return fileError(file, `cannot be used as a memory store (${error.message})`);
+  return fileError(file, `cannot be used as a memory store (${error.message})`, { cause: error });
 }
 
 interface ScopeState {
@@ -376,7 +376,7 @@ class SqliteMemoryStore implements MemoryStore {
     for (const m of batch) {
       const seq = this.storedSeq(m.scope, m.id);
       if (given.has(m.scope, m.id) || (seq !== undefined && seq <= this.lastSeq)) {
-        return userError(`memory ${m.id} already exists in scope "${m.scope}"`);
+        return userError(`memory ${m.id} already exists in scope "${m.scope}"`, { cause: error });
       }
       given.add(m.scope, m.id, null);
     }
@@ -434,7 +434,7 @@ class SqliteMemoryStore implements MemoryStore {
 }
 
 /** A second correction of one memory, named by both the memory written and the one that won. */
-function alreadyCorrected(id: string, target: string, earlier: string): UserError {
+function alreadyCorrected(id: string, target: string, earlier: string): RecollectError {
   return userError(`cannot write ${id} as the correction of ${target}: ${target} is already corrected by ${earlier}; correct ${earlier} instead`);
 }
 

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { fileError } from "../../shared/errors.js";
+import { FileError, fileError } from "../../shared/errors.js";
 
 /** Where runs keep the cache unless told otherwise: beside the journal, never committed. */
 export const DEFAULT_CACHE_FILE = ".recollect/embeddings.db";
@@ -45,13 +45,13 @@ export class EmbeddingCache {
   }
 
   static open(file: string = DEFAULT_CACHE_FILE): EmbeddingCache {
-    const refuse = (why: string) => fileError(file, `${why}; delete it, and the next run rebuilds it`);
+    const refuse = (why: string, options?: ErrorOptions) => fileError(file, `${why}; delete it, and the next run rebuilds it`, options);
     let db: Database.Database;
     try {
       if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
     } catch (error) {
-      throw refuse(`cannot be opened as an embedding cache (${(error as Error).message})`);
+      throw refuse(`cannot be opened as an embedding cache (${(error as Error).message})`, { cause: error });
     }
     try {
       // The version is read and a new file's schema made in one write transaction, so processes
@@ -74,11 +74,11 @@ export class EmbeddingCache {
       enableWal(db);
     } catch (error) {
       if (db.open) db.close();
-      if ((error as Error).name === "UserError") throw error;
+      if (error instanceof FileError) throw error;
       if ((error as { code?: string }).code === "SQLITE_BUSY") {
-        throw fileError(file, `is locked by another process, which held it longer than ${BUSY_TIMEOUT_MS / 1000} s: try again once it is done`);
+        throw fileError(file, `is locked by another process, which held it longer than ${BUSY_TIMEOUT_MS / 1000} s: try again once it is done`, { cause: error });
       }
-      throw refuse(`is damaged or not an embedding cache (${(error as Error).message})`);
+      throw refuse(`is damaged or not an embedding cache (${(error as Error).message})`, { cause: error });
     }
     return new EmbeddingCache(file, db);
   }

@@ -49,7 +49,7 @@ export function openAiEmbedder(options: OpenAiOptions): Embedder {
           signal: controller.signal,
         });
       } catch (error) {
-        throw controller.signal.aborted ? openAiErrors.timedOut(url, model, timeoutMs) : Object.assign(openAiErrors.down(url), { retryable: true, cause: error });
+        throw controller.signal.aborted ? openAiErrors.timedOut(url, model, timeoutMs, { cause: error }) : Object.assign(openAiErrors.down(url, { cause: error }), { retryable: true });
       }
       text = await response.text().catch(() => "");
       if (controller.signal.aborted) throw openAiErrors.timedOut(url, model, timeoutMs);
@@ -62,8 +62,8 @@ export function openAiEmbedder(options: OpenAiOptions): Embedder {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
-    } catch {
-      throw openAiErrors.malformed(url, model, "the body is not JSON");
+    } catch (error) {
+      throw openAiErrors.malformed(url, model, "the body is not JSON", { cause: error });
     }
     const reply = replySchema.safeParse(raw);
     if (!reply.success) throw openAiErrors.malformed(url, model, `unexpected shape at ${reply.error.issues[0]?.path.join(".") || "the top"}`);

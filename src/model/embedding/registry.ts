@@ -25,7 +25,7 @@ export const IN_PROCESS_MODELS: Readonly<Record<string, () => Promise<Embedder>>
 
 export type ModelId = { provider: "in-process"; id: string } | { provider: "ollama" | "openai"; id: string; name: string };
 
-/** The provider and model an id names, or a UserError saying which ids there are. */
+/** The provider and model an id names, or a RecollectError saying which ids there are. */
 export function parseModelId(id: string): ModelId {
   if (id in IN_PROCESS_MODELS) return { provider: "in-process", id };
   const match = /^(ollama|openai):(.+)$/.exec(id);

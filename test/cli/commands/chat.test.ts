@@ -12,7 +12,7 @@ import { CHAT_SCOPE, chatCommand } from "../../../src/cli/commands/chat.js";
 import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
 import { fullPolicy, loadGemmaTokenizer, openStore } from "../../../src/memory/index.js";
 import { DEMO_QUESTION } from "../../../src/agent/chat-command.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { isRatingPrompt } from "../../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../../model/ollama-test-double.js";
@@ -118,7 +118,7 @@ describe("chat against a server", () => {
   it("refuses a policy file that is not a preset, before calling the server", async () => {
     const policy = temp.write("not-a-preset.json", JSON.stringify({ format: "recollect-policy/1", name: "x", description: "", policy: { mode: "pooled" } }));
     const error = await chatCommand(args({ message: "hi", policy }), { print }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
+    expect(error).toBeInstanceOf(RecollectError);
     expect((error as Error).message.startsWith(`${policy}: at policy.score: `), (error as Error).message).toBe(true);
     expect(double.requests).toHaveLength(0);
   });
@@ -126,7 +126,7 @@ describe("chat against a server", () => {
   it("checks the server before opening the store", async () => {
     const db = temp.path("never.sqlite");
     const error = await chatCommand(args({ message: "hi", db, host: "http://127.0.0.1:9" }), { print }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
+    expect(error).toBeInstanceOf(RecollectError);
     expect((error as Error).message).toBe("no Ollama server at http://127.0.0.1:9: start it with `ollama serve`, or use recorded calls");
     expect(existsSync(db)).toBe(false);
   });

@@ -5,7 +5,7 @@ import { type Experiment, loadExperiment } from "../../../src/harness/experiment
 import { parseResults, serialiseResults, stableContent } from "../../../src/harness/results/io.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { runTrials } from "../../../src/harness/runner/run.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../../harness/tiny-experiment.js";
 import { userError } from "../../helpers/user-error.js";
@@ -74,7 +74,7 @@ describe("mergeResults", () => {
     const edited = { file: second.file, results: { ...second.results, manifest: { ...second.results.manifest, experimentHash: "edited" } } };
     expect(userError(() => mergeResults([first, edited])).message).toBe(`${second.file}: is a shard of a different experiment or version than ${first.file}`);
     const otherSeeds = { file: second.file, results: { ...second.results, experiment: { ...second.results.experiment, seeds: [1, 2] } } };
-    expect(() => mergeResults([first, otherSeeds])).toThrow(UserError);
+    expect(() => mergeResults([first, otherSeeds])).toThrow(RecollectError);
   });
 });
 
@@ -93,7 +93,7 @@ describe("mergeCommand", () => {
   it("names a shard file that does not exist", async () => {
     const missing = temp.path("shards/absent.json");
     const error = await mergeCommand({ shards: [missing], out: temp.path("never.json") }, () => {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe(`${missing}: file not found`);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as RecollectError).message).toBe(`${missing}: file not found`);
   });
 });

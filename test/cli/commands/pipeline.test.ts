@@ -8,7 +8,7 @@ import {
   recordedExperimentFile,
   resultsFile,
 } from "../../../src/cli/commands/pipeline.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { repoPath, useTempDir } from "../../harness/temp-files.js";
 
 const temp = useTempDir();
@@ -55,10 +55,10 @@ describe("loadOrSkip", () => {
     expect(await loadOrSkip(withFile, absentData, false)).toEqual({ skipped: "its data file data/talks.jsonl is absent" });
   });
 
-  it("fails with a UserError naming the data file when that experiment was named explicitly", async () => {
+  it("fails with a RecollectError naming the data file when that experiment was named explicitly", async () => {
     const error = await loadOrSkip(withDataset, absentData, true).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toContain(absentData.locomo);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as RecollectError).message).toContain(absentData.locomo);
   });
 });
 

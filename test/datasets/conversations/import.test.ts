@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { importConversations } from "../../../src/datasets/conversations/import.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { conversation, writeJsonl } from "./build.js";
 
@@ -20,10 +20,10 @@ describe("importConversations", () => {
   it("refuses a file with no question left to ask, or none of the chosen categories", async () => {
     const path = writeJsonl(temp, "unanswerable.jsonl", [conversation("a", { questions: [{ id: "q", text: "?", evidence: ["ghost"] }] })]);
     const error = await importConversations(path).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe(`${path}: no question is left to ask: none has evidence that names an imported turn`);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as RecollectError).message).toBe(`${path}: no question is left to ask: none has evidence that names an imported turn`);
     const other = writeJsonl(temp, "categories.jsonl", [conversation("a")]);
     const none = await importConversations(other, { categories: ["temporal"] }).catch((e: unknown) => e);
-    expect((none as UserError).message).toBe(`${other}: holds no question of the chosen categories (temporal) to ask`);
+    expect((none as RecollectError).message).toBe(`${other}: holds no question of the chosen categories (temporal) to ask`);
   });
 });

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readLines } from "../../../src/datasets/conversations/lines.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { writeBytes } from "./build.js";
 
@@ -21,8 +21,8 @@ async function failure(path: string, max?: number): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(UserError);
-  return (error as UserError).message;
+  expect(error).toBeInstanceOf(RecollectError);
+  return (error as RecollectError).message;
 }
 
 const TEXT = '\uFEFF{"a": 1}\r\n\n{"b": "é"}\n  \n{"c": 3}';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readConversations } from "../../../src/datasets/conversations/read.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { conversation, writeJsonl } from "./build.js";
 
@@ -18,8 +18,8 @@ async function failure(lines: (object | string)[]): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(UserError);
-  return (error as UserError).message.replace(path, "FILE");
+  expect(error).toBeInstanceOf(RecollectError);
+  return (error as RecollectError).message.replace(path, "FILE");
 }
 
 describe("readConversations", () => {

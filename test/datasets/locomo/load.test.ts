@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadLocomo } from "../../../src/datasets/locomo/load.js";
 import { LOCOMO_COMMIT, LOCOMO_SHA256 } from "../../../src/datasets/locomo/messages.js";
 import { fixtureSamples, writeTemp } from "./fixture.js";
+import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
 
 
@@ -17,8 +18,8 @@ describe("loadLocomo", () => {
       "nowhere/locomo10.json: LoCoMo data file not found. Download data/locomo10.json from the public " +
         `snap-research/LoCoMo repository on GitHub (commit ${LOCOMO_COMMIT}) and pass its path with --locomo PATH`,
     );
-    expect(error.exitCode).toBe(2);
-    expect(error.subject).toBe("nowhere/locomo10.json");
+    expect(error).toBeInstanceOf(FileError);
+    expect((error as FileError).file).toBe("nowhere/locomo10.json");
   });
 
   it("refuses a file other than the pinned one, saying both hashes and how to accept it", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseLocomo } from "../../../src/datasets/locomo/load.js";
 import { formatJsonPath } from "../../../src/datasets/locomo/schema.js";
 import { fixtureSamples, LEAKY_QUERY } from "./fixture.js";
+import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
 
 
@@ -43,7 +44,7 @@ describe("parseLocomo", () => {
     const error = userError(() => parseLocomo(data, "data/x.json"));
     expect(error.message).toMatch(/^data\/x\.json: not a LoCoMo data file: at \[0\]\.conversation\.session_2\[1\]\.dia_id: /);
     expect(error.message).toContain('"D1:3"');
-    expect(error.exitCode).toBe(2);
+    expect(error).toBeInstanceOf(FileError);
   });
 
   it("requires a readable date for every session that has turns", () => {

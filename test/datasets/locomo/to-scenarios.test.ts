@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseLocomo } from "../../../src/datasets/locomo/load.js";
 import { LOCOMO_ADVERSARIAL_ANSWERS } from "../../../src/datasets/locomo/to-conversations.js";
 import { LOCOMO_CREDIT, toScenarios } from "../../../src/datasets/locomo/to-scenarios.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { fixtureSamples, LEAKY_QUERY } from "./fixture.js";
 import { asksOf, expectPlayable, memoriesOf } from "./invariants.js";
 
@@ -171,9 +171,9 @@ describe("toScenarios", () => {
   });
 
   it("refuses unknown or no categories with a user error", () => {
-    expect(() => toScenarios(samples(), { categories: [0] })).toThrow(UserError);
+    expect(() => toScenarios(samples(), { categories: [0] })).toThrow(RecollectError);
     expect(() => toScenarios(samples(), { categories: [6] })).toThrow(/unknown LoCoMo category 6; expected one of: 1 multi-hop/);
-    expect(() => toScenarios(samples(), { categories: [] })).toThrow(UserError);
+    expect(() => toScenarios(samples(), { categories: [] })).toThrow(RecollectError);
   });
 
   it("states in each description what the scenario is and where it comes from", () => {

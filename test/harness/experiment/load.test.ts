@@ -5,7 +5,7 @@ import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
 import { type DatasetResolver, loadExperiment, loadExperiments } from "../../../src/harness/experiment/load.js";
 import { applyPatch } from "../../../src/harness/policy/patch.js";
 import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 
 const temp = useTempDir();
@@ -47,14 +47,14 @@ const valid = (...overrides: string[]) => {
   return experimentFile(...defaults, ...overrides);
 };
 
-/** The message of the UserError that loading `file` throws. */
+/** The message of the RecollectError that loading `file` throws. */
 async function loadError(file: string, importDataset?: DatasetResolver): Promise<string> {
   const error = await loadExperiment(file, importDataset).then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error, `expected ${file} to be refused`).toBeInstanceOf(UserError);
-  return (error as UserError).message;
+  expect(error, `expected ${file} to be refused`).toBeInstanceOf(RecollectError);
+  return (error as RecollectError).message;
 }
 
 describe("loadExperiment", () => {

@@ -4,7 +4,7 @@ import { fullPolicy, pooledPreset, type RetrievalPolicy } from "../../../src/mem
 import { experimentSchema, type ExperimentSpec } from "../../../src/harness/experiment/schema.js";
 import { resolveSystems, systemBudget, systemFileContents } from "../../../src/harness/experiment/systems.js";
 import { BASELINE_SYSTEMS } from "../../../src/harness/systems/baselines.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 
 const temp = useTempDir();
@@ -27,8 +27,8 @@ function refusal(systems: unknown[], extra: Record<string, unknown> = {}): strin
   try {
     resolved(systems, extra);
   } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return (error as UserError).message;
+    expect(error).toBeInstanceOf(RecollectError);
+    return (error as RecollectError).message;
   }
   throw new Error("expected the systems to be refused");
 }

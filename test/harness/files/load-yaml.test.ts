@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formatPath, loadYaml, readYaml, validate } from "../../../src/harness/files/load-yaml.js";
 import { useTempDir } from "../temp-files.js";
+import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
 
 const temp = useTempDir();
@@ -26,8 +27,8 @@ describe("readYaml", () => {
     const file = temp.path("absent.yaml");
     const error = userError(() => readYaml(file));
     expect(error.message).toBe(`${file}: file not found`);
-    expect(error.subject).toBe(file);
-    expect(error.exitCode).toBe(2);
+    expect(error).toBeInstanceOf(FileError);
+    expect((error as FileError).file).toBe(file);
   });
 
   it("names the file and the line of malformed YAML, on one line, with the location given once", () => {

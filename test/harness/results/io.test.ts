@@ -4,6 +4,7 @@ import { parseResults, readResults, serialiseResults, stableContent, writeResult
 import { type ExperimentResults, VOLATILE_MANIFEST_FIELDS } from "../../../src/harness/results/types.js";
 import { useTempDir } from "../temp-files.js";
 import { runTiny, writeTinyExperiment } from "../tiny-experiment.js";
+import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
 
 const temp = useTempDir();
@@ -95,12 +96,14 @@ describe("readResults", () => {
     expect(readResults(temp.path("never-written.json"))).toBeUndefined();
   });
 
-  describe("refuses a corrupt file with a UserError naming it", () => {
+  describe("refuses a corrupt file with a RecollectError naming it", () => {
     it("text that is not JSON", () => {
       const file = temp.write("truncated.json", serialiseResults(withDetail).slice(0, 200));
       const error = userError(() => readResults(file));
       expect(error.message).toMatch(new RegExp(`^${escape(file)}: not valid JSON \\(.*\\); re-record it with \`npm run experiment\`$`));
-      expect(error.subject).toBe(file);
+      expect(error).toBeInstanceOf(FileError);
+      expect((error as FileError).file).toBe(file);
+      expect(error.cause).toBeInstanceOf(SyntaxError);
     });
 
     it("JSON of another shape, at the path that is wrong", () => {

@@ -6,7 +6,7 @@ import type { Trial } from "../../../src/harness/results/types.js";
 import { embeddingService } from "../../../src/harness/runner/embeddings.js";
 import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
 import { withoutLatency } from "./trials.js";
@@ -102,15 +102,15 @@ describe("runTrials (results apart from their measured call latencies)", () => {
     });
   });
 
-  it.each([1, 2])("stops with the UserError a trial met, whether it ran in this thread or a worker's (%i workers)", async (workers) => {
+  it.each([1, 2])("stops with the RecollectError a trial met, whether it ran in this thread or a worker's (%i workers)", async (workers) => {
     // A memory id written twice gets past no scenario file; here the spec is built by hand.
     const scenario = structuredClone(experiment.scenarios.find((s) => s.spec.name === "stream-example")!);
     const first = scenario.spec.steps[0]!.remember!;
     first.push({ ...first[0]! });
     const broken: Experiment = { ...experiment, scenarios: [scenario] };
     const error = await runTrials(broken, { workers }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
-    expect((error as UserError).message).toBe(`memory m0 already exists in scope "${scenario.spec.scope}"`);
+    expect(error).toBeInstanceOf(RecollectError);
+    expect((error as RecollectError).message).toBe(`memory m0 already exists in scope "${scenario.spec.scope}"`);
   });
 
   describe("with a journal", () => {

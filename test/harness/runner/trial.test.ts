@@ -7,8 +7,9 @@ import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult } from "../../../src/harness/results/types.js";
 import { runPolicyTrial } from "./trials.js";
 import { runTrial, type TrialInput } from "../../../src/harness/runner/trial.js";
+import { SystemError } from "../../../src/harness/systems/contract.js";
 import { SystemHost } from "../../../src/harness/systems/index.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { repoPath } from "../temp-files.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 
@@ -149,8 +150,9 @@ describe("runTrial when a system fails", () => {
 
   it.each([false, true])("reports the failed call, not the clean-up, whether close hangs or throws (close throws: %s)", async (closeThrows) => {
     const error = await runTrial(module(closeThrows), { tokens: words, host: new SystemHost() }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UserError);
+    expect(error).toBeInstanceOf(RecollectError);
     expect((error as Error).message).toBe('system "broken" failed in trial trial-spec / seed 1 at retrieve call 1 (at ask where): failed (the index is gone)');
+    expect((error as Error).cause).toBeInstanceOf(SystemError);
   });
 
   it("with skipping on, records the trial as skipped, its asks as empty retrievals", async () => {

@@ -4,7 +4,7 @@ import { globSync } from "tinyglobby";
 import { describe, expect, it } from "vitest";
 import { loadScenario } from "../../../src/harness/scenario/load.js";
 import { writeBackId } from "../../../src/harness/scenario/validate.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { REPO_ROOT, useTempDir } from "../temp-files.js";
 
 const temp = useTempDir();
@@ -19,8 +19,8 @@ function loadError(file: string): string {
   try {
     loadScenario(file);
   } catch (error) {
-    expect(error).toBeInstanceOf(UserError);
-    return (error as UserError).message;
+    expect(error).toBeInstanceOf(RecollectError);
+    return (error as RecollectError).message;
   }
   throw new Error(`expected ${file} to be refused`);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
 import { resolveSweep } from "../../../src/harness/sweep/points.js";
 import { sweepSchema } from "../../../src/harness/sweep/schema.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 
 const resolve = (sweep: unknown) => resolveSweep("exp.yaml", sweepSchema.parse(sweep), fullPolicy);
 
@@ -55,7 +55,7 @@ describe("resolveSweep", () => {
 
   it("refuses invalid points with one message listing each offending point by its values", () => {
     const bad = () => resolve({ grid: { "score.decayRate": [0.5, 1.5, 2], "score.unitMs": ["1h"] }, objective: { metric: "mrr" } });
-    expect(bad).toThrow(UserError);
+    expect(bad).toThrow(RecollectError);
     expect(bad).toThrow(/2 of 3 points are not valid policies: p002 \(score\.decayRate 1\.5, score\.unitMs 1h\): score\.decayRate: .*; p003 \(score\.decayRate 2/);
   });
 

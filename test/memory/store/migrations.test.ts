@@ -7,7 +7,7 @@ import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { vectorToBlob } from "../../../src/memory/store/schema.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
-import { isUserError, UserError } from "../../../src/shared/errors.js";
+import { isRecollectError, RecollectError } from "../../../src/shared/errors.js";
 import { T0, tempPath, tokenizer } from "../helpers.js";
 import { userError } from "../../helpers/user-error.js";
 
@@ -140,7 +140,7 @@ describe("migrations", () => {
 
   it("passes a user error from the token counter through as it is, not as a failed migration", () => {
     const file = v2File(["Ana lives in Porto"]);
-    const refusal = new UserError("the tokenizer refuses to count", file);
+    const refusal = new RecollectError("the tokenizer refuses to count");
     const refusing: TokenCounter = {
       count() {
         throw refusal;
@@ -191,7 +191,7 @@ describe("migrations", () => {
     } catch (e) {
       error = e;
     }
-    expect(isUserError(error)).toBe(true);
+    expect(isRecollectError(error)).toBe(true);
     expect((error as Error).message).toMatch(/from schema version 2 to 5 failed .*tokenizer exploded/);
     expect((error as Error).message).toContain(file);
     const after = snapshot(file);

@@ -7,6 +7,7 @@ import { renderLine } from "../../../src/memory/escape.js";
 import { CATCH_UP_CHUNK, type MemoryStore, openStore } from "../../../src/memory/store/store.js";
 import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
+import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
 
 const fact = { scope: "ana", kind: "semantic" as const, createdAt: T0 };
@@ -397,7 +398,7 @@ describe("files", () => {
     again.close();
   });
 
-  it("refuses a file that is not SQLite with a UserError naming it", () => {
+  it("refuses a file that is not SQLite with a RecollectError naming it", () => {
     const file = tempPath("notes.sqlite");
     writeFileSync(file, "this is not a database, just some text that is long enough ".repeat(20));
     const error = userError(() => openStore(file, { tokenizer }));
@@ -428,6 +429,20 @@ describe("files", () => {
   it("names the file when its folder does not exist", () => {
     const file = tempPath("no-such-folder/memory.sqlite");
     expect(userError(() => openStore(file, { tokenizer })).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot open the memory store \\(`));
+  });
+
+  it("keeps what SQLite said as the cause of the error that names the file", () => {
+    const missing = tempPath("no-such-folder/memory.sqlite");
+    const unopened = userError(() => openStore(missing, { tokenizer }));
+    expect(unopened).toBeInstanceOf(FileError);
+    expect((unopened as FileError).file).toBe(missing);
+    expect(unopened.cause).toBeInstanceOf(Error);
+    expect(unopened.message).toContain((unopened.cause as Error).message);
+    const text = tempPath("notes.sqlite");
+    writeFileSync(text, "this is not a database, just some text that is long enough ".repeat(20));
+    const unusable = userError(() => openStore(text, { tokenizer }));
+    expect((unusable as FileError).file).toBe(text);
+    expect(unusable.cause).toBeInstanceOf(Database.SqliteError);
   });
 
   it.skipIf(process.getuid?.() === 0)("refuses a read-only store before SQLite leaves its journal files beside it", () => {

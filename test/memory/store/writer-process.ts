@@ -3,13 +3,13 @@
  * `node --import tsx writer-process.ts FILE WRITE`, where WRITE is the JSON of a `NewMemory`
  * (with `supersedes`, written through `correct`). It opens the store, says "ready" on stdout, and writes only
  * when a line arrives on stdin, so that every writer opens the file before any of them writes.
- * It prints one JSON line: `{"written": id}` or `{"refused": message}` (a UserError).
+ * It prints one JSON line: `{"written": id}` or `{"refused": message}` (a RecollectError).
  */
 import { createInterface } from "node:readline";
 import { openStore } from "../../../src/memory/store/store.js";
 import { loadGemmaTokenizer } from "../../../src/memory/tokenizer.js";
 import type { NewMemory } from "../../../src/memory/types.js";
-import { isUserError } from "../../../src/shared/errors.js";
+import { isRecollectError } from "../../../src/shared/errors.js";
 
 const [file, write] = process.argv.slice(2);
 const store = openStore(file!, { tokenizer: await loadGemmaTokenizer() });
@@ -23,7 +23,7 @@ try {
   const written = supersedes ? store.correct(supersedes, rest) : store.remember(rest);
   console.log(JSON.stringify({ written: written.id }));
 } catch (error) {
-  if (!isUserError(error)) throw error;
+  if (!isRecollectError(error)) throw error;
   console.log(JSON.stringify({ refused: error.message }));
 } finally {
   store.close();

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CACHE_FILE, EmbeddingCache } from "../../../src/model/embedding/cache.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { FileError, RecollectError } from "../../../src/shared/errors.js";
 import { REPO_ROOT, repoPath, useTempDir } from "../../harness/temp-files.js";
 
 const temp = useTempDir("recollect-embedding-cache-");
@@ -14,16 +14,16 @@ const freshFile = (name = "cache") => temp.path(`${name}-${++files}.db`);
 const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const filled = (dim: number, value: number) => new Float32Array(dim).fill(value);
 
-/** The UserError opening `file` throws. */
-function openError(file: string): UserError {
+/** The RecollectError opening `file` throws. */
+function openError(file: string): RecollectError {
   let error: unknown;
   try {
     EmbeddingCache.open(file).close();
   } catch (e) {
     error = e;
   }
-  expect(error, `expected ${file} to be refused`).toBeInstanceOf(UserError);
-  return error as UserError;
+  expect(error, `expected ${file} to be refused`).toBeInstanceOf(RecollectError);
+  return error as RecollectError;
 }
 
 /** A closed cache holding `count` 64-dimensional vectors of model m: several pages of a real file. */
@@ -220,12 +220,14 @@ process.stdin.destroy();
     60_000,
   );
 
-  describe("refuses a file it cannot trust with one UserError naming it, and leaves the file as it was", () => {
+  describe("refuses a file it cannot trust with one RecollectError naming it, and leaves the file as it was", () => {
     /** Opens `file`, expects the refusal, and checks the file's bytes did not change. */
     function refused(file: string): string {
       const before = readFileSync(file);
-      const { message, subject } = openError(file);
-      expect(subject).toBe(file);
+      const error = openError(file);
+      expect(error).toBeInstanceOf(FileError);
+      const { message } = error;
+      expect((error as FileError).file).toBe(file);
       expect(message.startsWith(`${file}: `)).toBe(true);
       expect(readFileSync(file).equals(before), "the refused file was changed").toBe(true);
       return message;
@@ -301,8 +303,8 @@ process.stdin.destroy();
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(UserError);
-      expect((error as UserError).message).toBe(
+      expect(error).toBeInstanceOf(RecollectError);
+      expect((error as RecollectError).message).toBe(
         `${file}: holds 768-dimensional vectors of "ollama:nomic-embed-text", but 1024-dimensional ones came with them: delete the cache (it is rebuilt on the next run), or give a changed model another id`,
       );
       expect(other.get("ollama:nomic-embed-text", ["tea", "coffee", "milk"]).map((v) => v?.length)).toEqual([768, undefined, undefined]);
@@ -332,7 +334,7 @@ process.stdin.destroy();
         const db = new Database(file);
         db.prepare("UPDATE vectors SET vector = ? WHERE model = 'm'").run(bytes(changed));
         db.close();
-        expect(() => cache.get("m", ["a"])).toThrow(new UserError(`${file}: is damaged: a stored vector of "m" does not match its checksum; delete it, and the next run rebuilds it`, file));
+        expect(() => cache.get("m", ["a"])).toThrow(new FileError(file, `is damaged: a stored vector of "m" does not match its checksum; delete it, and the next run rebuilds it`));
         cache.close();
       }
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openAiEmbedder, type OpenAiOptions } from "../../../src/model/embedding/openai.js";
 import { ModelError } from "../../../src/model/errors.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { closedPort } from "../ollama-test-double.js";
 import { type OpenAiDouble, openAiDoubleEmbedding, startOpenAiDouble } from "../openai-test-double.js";
 
@@ -22,17 +22,17 @@ function embedder(options: Partial<OpenAiOptions> = {}) {
   return { embedder: made, slept };
 }
 
-/** The error `promise` fails with; it must be a ModelError (a UserError) that names `url`. */
+/** The error `promise` fails with; it must be a ModelError (a RecollectError) that names `url`. */
 async function failure(promise: Promise<unknown>, url = server.url): Promise<ModelError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(ModelError);
-  expect(error).toBeInstanceOf(UserError);
-  const { message, subject } = error as ModelError;
+  expect(error).toBeInstanceOf(RecollectError);
+  const { message, host } = error as ModelError;
   expect(message).toContain(url);
-  expect(subject).toBe(url);
+  expect(host).toBe(url);
   expect(message).not.toMatch(/\n/);
   return error as ModelError;
 }

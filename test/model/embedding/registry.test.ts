@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbedder, DEFAULT_EMBEDDING_MODEL, IN_PROCESS_MODELS, parseModelId } from "../../../src/model/embedding/registry.js";
-import { UserError } from "../../../src/shared/errors.js";
+import { RecollectError } from "../../../src/shared/errors.js";
 import { doubleEmbedding, type OllamaDouble, startOllamaDouble } from "../ollama-test-double.js";
 import { type OpenAiDouble, openAiDoubleEmbedding, startOpenAiDouble } from "../openai-test-double.js";
 
@@ -21,7 +21,7 @@ describe("parseModelId", () => {
   });
 
   it.each(["word2vec", "nomic-embed-text", "ollama", "ollama:", "openai:", "OLLAMA:x", "hf:all-MiniLM-L6-v2", "", " use-lite"])(
-    "refuses %j with one UserError listing the ids there are",
+    "refuses %j with one RecollectError listing the ids there are",
     (id) => {
       let error: unknown;
       try {
@@ -29,8 +29,8 @@ describe("parseModelId", () => {
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(UserError);
-      expect((error as UserError).message).toBe(UNKNOWN(id));
+      expect(error).toBeInstanceOf(RecollectError);
+      expect((error as RecollectError).message).toBe(UNKNOWN(id));
     },
   );
 });
@@ -87,20 +87,20 @@ describe("createEmbedder", () => {
     await expect(embedder.embed(["x"])).rejects.toThrow(`within 120 ms`);
   });
 
-  it("openai:<model> with no url anywhere: one UserError saying where to give one", async () => {
+  it("openai:<model> with no url anywhere: one RecollectError saying where to give one", async () => {
     for (const env of [{}, { OPENAI_BASE_URL: "" }]) {
       const error = await createEmbedder({ model: "openai:text-embedding-3-small", env }).then(
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(UserError);
-      expect((error as UserError).message).toBe(
+      expect(error).toBeInstanceOf(RecollectError);
+      expect((error as RecollectError).message).toBe(
         `embedding model "openai:text-embedding-3-small" needs a server: give its base URL (embedding.url in the experiment, --embed-url in the chat) or set OPENAI_BASE_URL`,
       );
     }
   });
 
   it("an unknown id: the same message as parseModelId's", async () => {
-    await expect(createEmbedder({ model: "word2vec", env: {} })).rejects.toThrow(new UserError(UNKNOWN("word2vec")));
+    await expect(createEmbedder({ model: "word2vec", env: {} })).rejects.toThrow(new RecollectError(UNKNOWN("word2vec")));
   });
 });
