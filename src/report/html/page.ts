@@ -6,6 +6,7 @@ import { FONT_FAMILY } from "../charts/fonts.js";
 import type { Findings } from "../reporter.js";
 import type { BrowserBundles } from "./bundles.js";
 import { CLIENT_SCRIPT } from "./client-script.js";
+import { contentSecurityPolicy } from "./csp.js";
 import { drillDowns } from "./drill-down.js";
 import { escapeHtml, htmlId, jsonForScript, scriptText } from "./escape.js";
 import { markdownBlock, markdownInline } from "./markdown.js";
@@ -130,10 +131,14 @@ export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles, fin
     pages.length === 0
       ? '<p class="none">No recorded experiments.</p>'
       : pages.map((page, i) => experimentSection(i, page)).join("\n");
+  const scripts = [scriptText(bundles.vega), CLIENT_SCRIPT];
+  // The policy comes first in <head>, so that it governs everything after it.
+  const policy = contentSecurityPolicy({ scripts, styles: [STYLE] });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>recollect report</title>
 <style>${STYLE}</style>
@@ -146,8 +151,7 @@ export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles, fin
 ${findingsBox(findings)}
 ${body}
 </main>
-<script>${scriptText(bundles.vega)}</script>
-<script>${CLIENT_SCRIPT}</script>
+${scripts.map((script) => `<script>${script}</script>`).join("\n")}
 </body>
 </html>
 `;

@@ -32,6 +32,23 @@ const title = haveChromium || process.env.CI
   : `opens from file:// and draws every chart (skipped: ${CHROMIUM} is missing; apt-get install chromium)`;
 
 /**
+ * Descriptions as a hostile user would write them, each trying to fetch, run, navigate or forge
+ * a section. Every fetch points at a closed local port, so a test that failed would fetch nothing.
+ */
+const HOSTILE = [
+  "# Forged heading",
+  "Forged setext\n===",
+  "![i](http://127.0.0.1:9/img.png)",
+  "[the results](http://127.0.0.1:9/link) and <http://127.0.0.1:9/autolink>",
+  "[ref]\n\n[ref]: http://127.0.0.1:9/reference",
+  '<img src="http://127.0.0.1:9/raw.png"><iframe src="http://127.0.0.1:9/frame"></iframe>',
+  "<script>window.pwned = 1</script><style>@import url(http://127.0.0.1:9/style.css)</style>",
+  '<base href="http://127.0.0.1:9/"><meta http-equiv="refresh" content="0; url=http://127.0.0.1:9/refresh">',
+  '<svg><image href="http://127.0.0.1:9/svg.png"/></svg><link rel="stylesheet" href="http://127.0.0.1:9/link.css">',
+  "---\n\n| forged | table |\n| - | - |\n| 1 | 2 |",
+].join("\n\n");
+
+/**
  * Elements that stick out past the window's right edge at this width, outside every scroll box:
  * the page itself must never scroll sideways; wide tables and charts scroll inside their own box.
  */
@@ -53,6 +70,7 @@ function overflowingElements(width: number): string[] {
 describe("the HTML report in a browser", () => {
   const folder = mkdtempSync(join(tmpdir(), "recollect-report-"));
   let browser: Browser | undefined;
+  const launch = async () => (browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS }));
 
   afterAll(async () => {
     await browser?.close();
@@ -76,8 +94,7 @@ describe("the HTML report in a browser", () => {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file!.content);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } });
+    const page = await (await launch()).newPage({ viewport: { width: WIDTH, height: 900 } });
     const consoleErrors: string[] = [];
     const pageErrors: string[] = [];
     const failedRequests: string[] = [];
@@ -179,4 +196,74 @@ describe("the HTML report in a browser", () => {
     expect(failedRequests).toEqual([]);
     expect(offlineRequests).toEqual([]);
   });
+  it.runIf(runIt)(
+    haveChromium || process.env.CI
+      ? "with hostile experiment, ablation, scenario and conversation descriptions, loads nothing but itself and shows no forged heading, image or outside link"
+      : `loads nothing but itself with hostile descriptions (skipped: ${CHROMIUM} is missing)`,
+    async () => {
+      if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package`);
+      const results = handMadeResults();
+      results.experiment.description = HOSTILE;
+      for (const ablation of results.experiment.ablations) ablation.description = HOSTILE.replaceAll("\n\n", " ");
+      // A conversation's description opens the description of the scenario made from it.
+      for (const scenario of results.experiment.scenarios) scenario.description = `Conversation c1. ${HOSTILE}`;
+      const [file] = await htmlReporter.render({
+        results: [results],
+        summaries: [summarise(results, { seed: 1 })],
+        findings: [{ experiment: "timeline-demo", sentences: [HOSTILE.replaceAll("\n\n", " ")] }],
+        readExisting: () => undefined,
+      });
+      const path = join(folder, "hostile", file!.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file!.content);
+      const documentUrl = pathToFileURL(path).href;
+
+      const page = await (await launch()).newPage({ viewport: { width: WIDTH, height: 900 } });
+      const requests: string[] = [];
+      const pageErrors: string[] = [];
+      page.on("request", (request) => requests.push(request.url()));
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      // Whatever slipped past the policy would still go nowhere: only the page itself may load.
+      await page.route("**/*", (route) => (route.request().url() === documentUrl ? route.continue() : route.abort()));
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { violations: string[] }).violations = seen;
+        document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+      });
+
+      await page.goto(documentUrl);
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")),
+      );
+      // Open every scenario and ask, so that what the page draws on demand is loaded too.
+      for (const summary of await page.locator("details > summary").all()) await summary.click();
+      await page.locator('.chart[data-chart="metrics"] .mark-symbol path').first().hover();
+
+      const policy = await page.getAttribute('head > meta[http-equiv="Content-Security-Policy"]', "content");
+      expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[^;]+'; style-src 'sha256-[^;]+'; base-uri 'none'; form-action 'none'$/);
+      expect(await page.$$eval(".chart", (charts) => charts.map((c) => c.getAttribute("data-rendered")))).toEqual(Array(5).fill("true"));
+
+      const headings = await page.$$eval("h1, h2, h3, h4, h5, h6", (nodes) => nodes.map((n) => n.textContent ?? ""));
+      expect(headings.filter((text) => /forged/i.test(text))).toEqual([]);
+      expect(await page.locator("h1").count()).toBe(1);
+      const count = (selector: string) => page.locator(selector).count();
+      expect(await count("img, iframe, image, hr, body link, body base, body meta, body style")).toBe(0);
+      expect(await count("th:text-is('forged')")).toBe(0);
+      const links = await page.$$eval("a", (nodes) => nodes.map((n) => n.getAttribute("href") ?? ""));
+      expect(links.filter((href) => !href.startsWith("#"))).toEqual([]);
+      // The hostile targets are shown to the reader, never followed.
+      expect(await page.locator("section.experiment > .description code.url").allTextContents()).toEqual([
+        "http://127.0.0.1:9/img.png",
+        "http://127.0.0.1:9/link",
+        "http://127.0.0.1:9/autolink",
+        "http://127.0.0.1:9/reference",
+      ]);
+      expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+
+      expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      expect(requests).toEqual([documentUrl]);
+      await page.close();
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { drillData, MAX_DRILL_DOWN_ASKS } from "../../../src/report/html/drill-down.js";
@@ -35,6 +36,21 @@ describe("htmlReporter", () => {
     expect(html).toContain("vega.View");
     expect(html).not.toContain("vegaLite");
     expect(html.length).toBeLessThan(1_000_000);
+  });
+
+  it("carries a Content-Security-Policy that allows exactly its own inline scripts and style, first in <head>", async () => {
+    const html = await page();
+    const meta = html.match(/<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+    expect(meta).not.toBeNull();
+    const policy = meta![1]!.replaceAll("&#39;", "'");
+    expect(policy).toMatch(/^default-src 'none'; /);
+    const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]!));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]!));
+    expect(scripts).toHaveLength(2);
+    expect(policy).toContain(`script-src ${scripts.join(" ")} 'unsafe-eval';`);
+    expect(policy).toContain(`style-src ${styles.join(" ")};`);
+    expect(html).not.toMatch(/ style="/);
   });
 
   it("escapes every text taken from the results", async () => {
@@ -91,6 +107,20 @@ describe("htmlReporter", () => {
     expect(html).toContain("Uses <code>code</code>, <em>emphasis</em> and &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).not.toContain('href="javascript:');
     expect(html).toContain("<td>weights <code>[1, 0, 0]</code></td>");
+  });
+
+  it("renders hostile descriptions without images, headings or live outside links", async () => {
+    const results = handMadeResults();
+    const hostile = "# Forged\n\n![i](http://127.0.0.1:9/img.png) [docs](http://127.0.0.1:9/docs)";
+    results.experiment.description = hostile;
+    results.experiment.ablations[1]!.description = hostile;
+    for (const scenario of results.experiment.scenarios) scenario.description = hostile;
+    const html = await page(results);
+    expect(html).not.toMatch(/<img\b/);
+    expect(html).not.toContain("<h1>Forged");
+    expect(html).not.toContain('href="http://127.0.0.1');
+    expect(html.match(/<p># Forged<\/p>/g)).toHaveLength(1 + results.experiment.scenarios.length);
+    expect(html).toContain('docs (<code class="url">http://127.0.0.1:9/docs</code>)');
   });
 
   it("opens with a Findings box holding the generated sentences, only when there are some", async () => {
