@@ -13,7 +13,7 @@ import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
 import { readPolicyPreset } from "../policy/preset-file.js";
 import { policySchema } from "../policy/schema.js";
-import { type ResolvedSweep, resolveSweep } from "../sweep/points.js";
+import { type ResolvedSweep, resolveSweep } from "./sweep-points.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
 import { type ResolvedSystem, resolveSystems, systemBudget, systemFileContents } from "./systems.js";

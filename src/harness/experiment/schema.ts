@@ -3,7 +3,7 @@ import { PRESET_NAMES } from "../../memory/index.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
 import { variationSchema } from "../scenario/variation.js";
-import { sweepSchema } from "../sweep/schema.js";
+import { sweepSchema } from "./sweep-schema.js";
 import { systemEntrySchema } from "../systems/spec.js";
 import { DEFAULT_EMBEDDING_MODEL } from "../../model/embedding/registry.js";
 
