@@ -1,6 +1,6 @@
 import { serialisePolicyPreset } from "../harness/policy/preset-file.js";
 import { applyPatch } from "../harness/policy/patch.js";
-import { describeValues, patchOf } from "../harness/sweep/points.js";
+import { describeValues, patchOf } from "../harness/experiment/sweep-points.js";
 import { presetPath } from "./paths.js";
 import type { OutputFile, ReportContext, Reporter } from "./reporter.js";
 

@@ -56,7 +56,7 @@ const EXEMPT: Record<string, Exemption> = {
 
   // Schemas: their rules are specified by the loaders that apply them (bad-input tables).
   "src/harness/answers/schema.ts": covered("validated by the answer-level run", "test/harness/answers/run.test.ts"),
-  "src/harness/sweep/schema.ts": covered("sweep sections are parsed by it", "test/harness/sweep/points.test.ts"),
+  "src/harness/experiment/sweep-schema.ts": covered("sweep sections are parsed by it", "test/harness/experiment/sweep-points.test.ts"),
   "src/memory/ask-relevance.ts": covered("blocks sharing an ask's relevance equal blocks retrieved alone", "test/memory/retrieve.test.ts"),
   "src/report/charts/sweep-charts.ts": covered("drawn and measured with the other charts", "test/report/charts/layout.test.ts"),
   "src/report/markdown/sweep.ts": covered("the sweep's table, finding and figures in the reports", "test/report/evaluation.test.ts", "test/report/failure-analysis.test.ts"),
@@ -66,6 +66,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/harness/results/types.ts": covered("the results' types and their few constants", "test/harness/results/build.test.ts"),
   "src/harness/scenario/schema.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
   "src/harness/scenario/validate.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
+  "src/harness/scenario/variation.ts": covered("the seeds' variation, applied by the timeline", "test/harness/scenario/timeline.test.ts"),
   "src/memory/policy-schema.ts": covered("presets and preset files parse through it", "test/memory/presets.test.ts", "test/harness/policy/preset-file.test.ts"),
   "src/memory/types.ts": covered("types, KINDS and DEFAULT_IMPORTANCE, used by every memory test", "test/memory/store/store.test.ts"),
 

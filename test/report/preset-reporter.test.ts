@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPatch } from "../../src/harness/policy/patch.js";
 import { readPolicyPreset } from "../../src/harness/policy/preset-file.js";
-import { patchOf } from "../../src/harness/sweep/points.js";
+import { patchOf } from "../../src/harness/experiment/sweep-points.js";
 import { presetReporter } from "../../src/report/preset-reporter.js";
 import type { ReportContext } from "../../src/report/reporter.js";
 import { withSweep } from "../fixtures/sweep-results.js";

@@ -1,9 +1,7 @@
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
 import { importConversations, type ProtocolSettings } from "../../datasets/conversations/index.js";
 import { LOCOMO_SHA256, loadLocomo, toScenarios } from "../../datasets/locomo/index.js";
-import type { DatasetResolver, DatasetScenarios, ResolvedDataset } from "../../harness/experiment/load.js";
-import { readYaml } from "../../harness/files/load-yaml.js";
+import { type DatasetResolver, type DatasetScenarios, experimentDataset, type ResolvedDataset } from "../../harness/experiment/load.js";
 import type { DataArgs } from "../app.js";
 
 /** Imports the datasets experiments name: LoCoMo from the path the user gave, a conversation file from the experiment's folder. */
@@ -46,13 +44,11 @@ async function importConversationFile(
 
 /** Why an experiment cannot run here because its data file is absent, or undefined when it can. */
 export function missingDataset(file: string, data: DataArgs): string | undefined {
-  const raw = readYaml(file) as { dataset?: { locomo?: unknown; path?: unknown } } | null;
-  if (raw?.dataset?.locomo !== undefined && !existsSync(data.locomo)) {
+  const dataset = experimentDataset(file);
+  if (dataset === undefined) return undefined;
+  if ("locomo" in dataset) {
+    if (existsSync(data.locomo)) return undefined;
     return `the LoCoMo data file ${data.locomo} is absent (get locomo10.json from the public snap-research/LoCoMo repository and pass --locomo PATH)`;
   }
-  const path = raw?.dataset?.path;
-  if (typeof path === "string" && !existsSync(isAbsolute(path) ? path : join(dirname(file), path))) {
-    return `its data file ${path} is absent`;
-  }
-  return undefined;
+  return existsSync(dataset.file) ? undefined : `its data file ${dataset.path} is absent`;
 }

@@ -1,6 +1,6 @@
 import { fileError, plural } from "../../shared/errors.js";
-import { trialKey } from "../../harness/runner/journal.js";
 import { parseResults, readResultsText, writeResults } from "../../harness/results/io.js";
+import { trialKey } from "../../harness/results/trial-key.js";
 import type { ExperimentResults, Trial } from "../../harness/results/types.js";
 import type { Log, MergeArgs } from "../app.js";
 import { resultsFile } from "./pipeline.js";

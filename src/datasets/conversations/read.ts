@@ -1,7 +1,10 @@
-import { validate } from "../../harness/files/load-yaml.js";
+import { schemaCheck } from "../../harness/files/load-yaml.js";
 import { fileError } from "../../shared/errors.js";
+import { parseJson } from "../../shared/read-json.js";
 import { readLines } from "./lines.js";
 import { type Conversation, conversationSchema } from "./schema.js";
+
+const checkConversation = schemaCheck(conversationSchema);
 
 export interface ConversationLine {
   /** Where it is, for messages: "data.jsonl:12". */
@@ -27,13 +30,7 @@ export function readConversations(file: string, display = file): ConversationSou
     for await (const { number, text } of source.lines) {
       if (text.trim() === "") continue;
       const where = `${display}:${number}`;
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw fileError(where, `not valid JSON (${(error as Error).message})`, { cause: error });
-      }
-      const conversation = validate(where, conversationSchema, data);
+      const conversation = parseJson(where, text, checkConversation);
       const earlier = seen.get(conversation.id);
       if (earlier !== undefined) throw fileError(where, `at id: conversation id "${conversation.id}" is already used on line ${earlier}`);
       seen.set(conversation.id, number);

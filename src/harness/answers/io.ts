@@ -1,27 +1,25 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { prettyJson } from "../../model/canonical-json.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
-import { fileError } from "../../shared/errors.js";
-import { validate } from "../files/load-yaml.js";
+import { SIZE_LIMITS } from "../../shared/read-file.js";
+import { parseJson, readJsonFile } from "../../shared/read-json.js";
+import { schemaCheck } from "../files/load-yaml.js";
 import { answerResultsSchema, type AnswerResults, VOLATILE_ANSWER_FIELDS } from "./schema.js";
 
 export function serialiseAnswers(results: AnswerResults): string {
   return prettyJson(results);
 }
 
+const checkAnswers = schemaCheck(answerResultsSchema);
+const ANSWERS_FILE = { maxBytes: SIZE_LIMITS.json, what: "answer results file", hint: "re-record it with `npm run record`" };
+
 /** Parses the text of an answer results file; errors name the file and the path inside it. */
 export function parseAnswers(file: string, text: string): AnswerResults {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run record\``, { cause: error });
-  }
-  return validate(file, answerResultsSchema, raw);
+  return parseJson(file, text, checkAnswers, ANSWERS_FILE);
 }
 
 export function readAnswers(file: string): AnswerResults | undefined {
-  return existsSync(file) ? parseAnswers(file, readFileSync(file, "utf8")) : undefined;
+  return existsSync(file) ? readJsonFile(file, checkAnswers, ANSWERS_FILE) : undefined;
 }
 
 export function writeAnswers(file: string, results: AnswerResults): void {

@@ -15,7 +15,7 @@ import { RatedMemory } from "../../agent/rated-memory.js";
 import { REFLECTION_THRESHOLD } from "../../agent/reflection.js";
 import type { ModelClient } from "../../model/types.js";
 import { userError } from "../../shared/errors.js";
-import type { Variation } from "../experiment/schema.js";
+import type { Variation } from "../scenario/variation.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { buildTimeline } from "../scenario/timeline.js";
 import { writeBackId } from "../scenario/validate.js";

@@ -9,6 +9,8 @@ import { z } from "zod";
 import { readRecordings, recordingKey, writeRecordings } from "../../model/recording-file.js";
 import { chatKey, embedKey } from "../../model/recorder.js";
 import type { ChatRequest, EmbedRequest, ModelClient } from "../../model/types.js";
+import { parseJson } from "../../shared/read-json.js";
+import { schemaCheck } from "../files/load-yaml.js";
 
 /** The slice of a recording file the summary reads; the model layer validates the rest on load. */
 const summarySchema = z.object({
@@ -34,17 +36,11 @@ export interface RecordingSummary {
   lastAt: string | null;
 }
 
-/** Summarises a recording set's text, or returns the reason it cannot be read. */
-export function summariseRecordings(file: string, text: string): RecordingSummary | { invalid: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { invalid: `not JSON (${(error as Error).message})` };
-  }
-  const parsed = summarySchema.safeParse(raw);
-  if (!parsed.success) return { invalid: `not a recording set (${parsed.error.issues[0]?.message ?? "invalid"})` };
-  const entries = Object.values(parsed.data.entries);
+const checkSummary = schemaCheck(summarySchema);
+
+/** Summarises a recording set's text; text that is not one is a file error naming the file and the path inside it. */
+export function summariseRecordings(file: string, text: string): RecordingSummary {
+  const entries = Object.values(parseJson(file, text, checkSummary).entries);
   const models = new Map<string, { name: string; digest: string | null }>();
   for (const entry of entries) models.set(`${entry.model.name}\u0000${entry.model.digest}`, entry.model);
   const times = entries.map((e) => e.recordedAt).sort();

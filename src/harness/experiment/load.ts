@@ -13,7 +13,7 @@ import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
 import { readPolicyPreset } from "../policy/preset-file.js";
 import { policySchema } from "../policy/schema.js";
-import { type ResolvedSweep, resolveSweep } from "../sweep/points.js";
+import { type ResolvedSweep, resolveSweep } from "./sweep-points.js";
 import { loadScenario, type Scenario } from "../scenario/load.js";
 import { ExperimentPaths } from "./paths.js";
 import { type ResolvedSystem, resolveSystems, systemBudget, systemFileContents } from "./systems.js";
@@ -188,13 +188,22 @@ function checkEmbeddings(file: string, ablations: ResolvedAblation[], scenarios:
   }
 }
 
-/** The experiment's dataset with its file found, relative to the experiment's folder. */
-export function resolveDataset(file: string, spec: ExperimentSpec): ResolvedDataset | undefined {
+/**
+ * The experiment's dataset with its file found, relative to the experiment's folder. With
+ * `mustExist: false` an absent file is not an error (a command may skip an experiment whose data
+ * is absent), but a file outside the folder is refused all the same.
+ */
+export function resolveDataset(file: string, spec: ExperimentSpec, { mustExist = true } = {}): ResolvedDataset | undefined {
   const dataset = spec.dataset;
   if (dataset === undefined || "locomo" in dataset) return dataset;
   const paths = new ExperimentPaths(file, spec.allowOutside);
-  const found = paths.file(dataset.path, "dataset.path", "data file");
+  const found = mustExist ? paths.file(dataset.path, "dataset.path", "data file") : paths.path(dataset.path, "dataset.path");
   return { ...dataset, file: found, recorded: paths.recorded(found) };
+}
+
+/** The dataset an experiment file names, read and checked as loadExperiments reads it; its file need not exist. */
+export function experimentDataset(file: string): ResolvedDataset | undefined {
+  return resolveDataset(file, loadYaml(file, experimentSchema), { mustExist: false });
 }
 
 /**

@@ -23,9 +23,15 @@ export class ExperimentPaths {
 
   /** A file path written at `where` ("dataset.path"), resolved; it must exist and be a file. */
   file(written: string, where: string, what: string): string {
+    const path = this.path(written, where);
+    this.checkFile(path, written, where, what);
+    return path;
+  }
+
+  /** A path written at `where`, resolved and kept inside the folder as `file` keeps it, but not required to exist. */
+  path(written: string, where: string): string {
     const path = this.resolve(written);
     this.checkInside(path, written, where);
-    this.checkFile(path, written, where, what);
     return path;
   }
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { PRESET_NAMES } from "../../memory/index.js";
 import { metricNames } from "../metrics.js";
 import { policyPatchSchema } from "../policy/schema.js";
-import { sweepSchema } from "../sweep/schema.js";
+import { variationSchema } from "../scenario/variation.js";
+import { sweepSchema } from "./sweep-schema.js";
 import { systemEntrySchema } from "../systems/spec.js";
 import { DEFAULT_EMBEDDING_MODEL } from "../../model/embedding/registry.js";
 
@@ -18,29 +19,6 @@ const customAblationSchema = z
     patch: policyPatchSchema.default({}),
   })
   .strict();
-
-export const variationSchema = z
-  .object({
-    /** Each clock advance is scaled by a factor drawn from [1 − jitter, 1 + jitter]. */
-    jitter: z.number().min(0).max(0.9).default(0),
-    /** How many distractor memories each seed samples from a scenario's pool. */
-    distractors: z.number().int().min(0).default(0),
-    /** Shuffle the order of memories written together, and of consecutive asks. */
-    shuffle: z.boolean().default(false),
-    /**
-     * Importance ratings move by a whole number drawn from [−noise, +noise], clamped to 1–10, as
-     * a rater's judgement would vary. Only memories rated in their scenario are moved.
-     */
-    importanceNoise: z.number().int().min(0).max(9).default(0),
-    /**
-     * The same noise for unrated memories (every memory of a dataset without ratings): 0 unless an
-     * experiment studies what noise on a constant does, since min-max scaling stretches it over
-     * the whole range.
-     */
-    unratedImportanceNoise: z.number().int().min(0).max(9).default(0),
-  })
-  .strict();
-export type Variation = z.output<typeof variationSchema>;
 
 /** When a benchmark's questions are asked; see src/datasets/conversations/ask-time.ts. */
 export const ASK_PROTOCOLS = ["end", "online", "immediate"] as const;

@@ -2,6 +2,7 @@ import { type Document, isScalar, parseDocument } from "yaml";
 import type { z } from "zod";
 import { fileError } from "../../shared/errors.js";
 import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
+import type { JsonCheck } from "../../shared/read-json.js";
 
 /** `steps[3].ask.expect[0]` — the path of an issue inside a file, as a reader would write it. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -59,6 +60,11 @@ export function validate<S extends z.ZodType>(file: string, schema: S, data: unk
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
   const problem = notAString(issue, data, sourceText) ?? describeIssue(issue);
   throw fileError(file, `at ${formatPath(issue.path)}: ${problem}${more}`);
+}
+
+/** A schema as readJsonFile and parseJson take it, with validate's messages. */
+export function schemaCheck<S extends z.ZodType>(schema: S): JsonCheck<z.output<S>> {
+  return (where, data) => validate(where, schema, data);
 }
 
 /**

@@ -10,9 +10,9 @@
  */
 import { z } from "zod";
 import type { RetrievalPolicy } from "../../memory/index.js";
-import { fileError } from "../../shared/errors.js";
-import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
-import { validate } from "../files/load-yaml.js";
+import { SIZE_LIMITS } from "../../shared/read-file.js";
+import { readJsonFile } from "../../shared/read-json.js";
+import { schemaCheck } from "../files/load-yaml.js";
 import { policySchema } from "./schema.js";
 
 export const POLICY_PRESET_FORMAT = "recollect-policy/1";
@@ -32,14 +32,11 @@ export interface PolicyPreset {
 }
 
 export function readPolicyPreset(file: string): PolicyPreset {
-  const text = readTextFile(file, { maxBytes: SIZE_LIMITS.policy, what: "policy preset file" });
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); a policy preset is a JSON file of format ${POLICY_PRESET_FORMAT}`, { cause: error });
-  }
-  return validate(file, presetSchema, raw) as PolicyPreset;
+  return readJsonFile(file, schemaCheck(presetSchema), {
+    maxBytes: SIZE_LIMITS.policy,
+    what: "policy preset file",
+    hint: `a policy preset is a JSON file of format ${POLICY_PRESET_FORMAT}`,
+  }) as PolicyPreset;
 }
 
 /** The file's text: two-space JSON ending in a newline, keys in the order of the format above. */

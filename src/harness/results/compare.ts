@@ -1,6 +1,6 @@
 import { metricNames, metricValue } from "../metrics.js";
-import { trialKey } from "../runner/journal.js";
 import { stableContent } from "./io.js";
+import { trialKey } from "./trial-key.js";
 import { type ExperimentResults, VOLATILE_MANIFEST_FIELDS } from "./types.js";
 
 const fmt = (x: number | null) => (x === null ? "n/a" : Number.isInteger(x) ? String(x) : x.toFixed(4));

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { z } from "zod";
 import { fileError } from "../../shared/errors.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readTextFile, SIZE_LIMITS } from "../../shared/read-file.js";
+import { parseJson, readJsonFile } from "../../shared/read-json.js";
 import { validate } from "../files/load-yaml.js";
 import { storedResultsSchema } from "./schema.js";
 import { type ExperimentResults, RESULTS_FORMAT, type Trial, VOLATILE_MANIFEST_FIELDS } from "./types.js";
@@ -82,13 +84,25 @@ function serialiseSweep(sweep: NonNullable<ExperimentResults["sweep"]>): string 
   return `${headText},\n    "values": {\n${lines.join(",\n")}\n    },\n    "selection": ${selectionText}\n  }`;
 }
 
+const RESULTS_FILE = { maxBytes: SIZE_LIMITS.json, what: "results file", hint: "re-record it with `npm run experiment`" };
+
 export function parseResults(file: string, text: string): ExperimentResults {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw fileError(file, `not valid JSON (${(error as Error).message}); re-record it with \`npm run experiment\``, { cause: error });
-  }
+  return decodeResults(file, parseJson(file, text, checkStoredResults, RESULTS_FILE));
+}
+
+/** The results in `file`, or undefined when there is no such file. */
+export function readResults(file: string): ExperimentResults | undefined {
+  if (!existsSync(file)) return undefined;
+  return decodeResults(file, readJsonFile(file, checkStoredResults, RESULTS_FILE));
+}
+
+/** The text of a results file, refused with one message when it cannot be results (see readTextFile). */
+export function readResultsText(file: string): string {
+  return readTextFile(file, RESULTS_FILE);
+}
+
+/** Results of another format version are named as such before the schema would list every field that moved. */
+function checkStoredResults(file: string, raw: unknown): z.output<typeof storedResultsSchema> {
   const format = (raw as { format?: unknown } | null)?.format;
   if (typeof format === "string" && format.startsWith("recollect-results/") && format !== RESULTS_FORMAT) {
     const older = Number(format.split("/")[1]) < Number(RESULTS_FORMAT.split("/")[1]);
@@ -99,7 +113,10 @@ export function parseResults(file: string, text: string): ExperimentResults {
         : `was recorded by a newer recollect (${format}); update recollect to read it`,
     );
   }
-  const stored = validate(file, storedResultsSchema, raw);
+  return validate(file, storedResultsSchema, raw);
+}
+
+function decodeResults(file: string, stored: z.output<typeof storedResultsSchema>): ExperimentResults {
   const askIds = new Map(stored.experiment.scenarios.map((s) => [s.name, s.asks.map((a) => a.id)]));
   stored.trials.forEach((t, i) => {
     // Columns are read by position, so each must hold one entry per ask of a known scenario.
@@ -113,17 +130,6 @@ export function parseResults(file: string, text: string): ExperimentResults {
     ...stored,
     trials: stored.trials.map((t) => decodeTrial(t as StoredTrial, askIds.get(t.scenario) ?? [])),
   } as ExperimentResults;
-}
-
-/** The results in `file`, or undefined when there is no such file. */
-export function readResults(file: string): ExperimentResults | undefined {
-  if (!existsSync(file)) return undefined;
-  return parseResults(file, readResultsText(file));
-}
-
-/** The text of a results file, refused with one message when it cannot be results (see readTextFile). */
-export function readResultsText(file: string): string {
-  return readTextFile(file, { maxBytes: SIZE_LIMITS.json, what: "results file" });
 }
 
 /** The results without the fields that describe the recording run (commit, wall times, call latencies). */

@@ -3,9 +3,8 @@ import { dirname } from "node:path";
 import { unwritableFile } from "../../shared/errors.js";
 import { formatPath } from "../files/load-yaml.js";
 import { rowTrialSchema } from "../results/schema.js";
+import { trialKey } from "../results/trial-key.js";
 import type { Trial } from "../results/types.js";
-
-export const trialKey = (t: { scenario: string; ablation: string; seed: number }) => `${t.scenario}\u0000${t.ablation}\u0000${t.seed}`;
 
 /**
  * Completed trials of an interrupted run, one JSON line each. A kill -9 can leave at most a torn

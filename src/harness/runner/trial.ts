@@ -1,5 +1,5 @@
 import { renderLine, turnText, type NewMemory, type TokenCounter } from "../../memory/index.js";
-import type { Variation } from "../experiment/schema.js";
+import type { Variation } from "../scenario/variation.js";
 import { type AskResult, type GoldDetail, NEIGHBOURS, type NeighbourDetail, type Trial } from "../results/types.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
 import { buildTimeline } from "../scenario/timeline.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_IMPORTANCE, type NewMemory } from "../../memory/index.js";
-import type { Variation } from "../experiment/schema.js";
+import type { Variation } from "./variation.js";
 import { createRng, type Rng } from "../stats/rng.js";
 import type { AskSpec, DistractorSpec, MemorySpec, ScenarioSpec, TimeSpec } from "./schema.js";
 import { DISTRACTOR_PREFIX, writeBackId } from "./validate.js";

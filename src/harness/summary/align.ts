@@ -1,3 +1,4 @@
+import { trialKey } from "../results/trial-key.js";
 import type { AskResult, ExperimentResults } from "../results/types.js";
 
 /** One (scenario, ask, seed) pair: the unit every ablation is measured on. */
@@ -27,9 +28,9 @@ export function askLookup(results: ExperimentResults): AskLookup {
   for (const trial of results.trials) {
     const asks = new Map<string, AskResult>();
     for (const askResult of trial.asks) asks.set(askResult.ask, askResult);
-    index.set(trialKey(trial.scenario, trial.ablation, trial.seed), asks);
+    index.set(trialKey(trial), asks);
   }
-  return (scenario, ablation, seed, ask) => index.get(trialKey(scenario, ablation, seed))?.get(ask);
+  return (scenario, ablation, seed, ask) => index.get(trialKey({ scenario, ablation, seed }))?.get(ask);
 }
 
 /**
@@ -66,8 +67,4 @@ export function alignResults(results: ExperimentResults, scenario?: string): Ali
     }
   }
   return { keys, byAblation };
-}
-
-function trialKey(scenario: string, ablation: string, seed: number): string {
-  return `${scenario}\u0000${ablation}\u0000${seed}`;
 }

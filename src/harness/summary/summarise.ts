@@ -12,7 +12,7 @@ import {
   type Rng,
   type Structure,
 } from "../stats/index.js";
-import { alignResults, type PairKey } from "./align.js";
+import { alignResults, type AlignedResults, type PairKey } from "./align.js";
 import { designedFailures } from "./designed-failures.js";
 import { rankChanges } from "./rank-changes.js";
 import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit } from "./types.js";
@@ -57,10 +57,6 @@ export interface SummariseOptions {
  */
 export function summarise(results: ExperimentResults, options: SummariseOptions): ExperimentSummary {
   const { experiment } = results;
-  const bootstrapResamples = options.bootstrapResamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
-  const testResamples = options.testResamples ?? DEFAULT_TEST_RESAMPLES;
-  const root = createRng(options.seed);
-
   const ablations = experiment.ablations.map((a) => a.name);
   if (!ablations.includes(experiment.baseline)) {
     throw new Error(`experiment "${experiment.name}": baseline "${experiment.baseline}" is not among its ablations`);
@@ -68,67 +64,21 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
   const metrics = metricNames(experiment.k);
   const headline = experiment.headline.filter((m) => metrics.includes(m));
   const aligned = alignResults(results);
-  const labels = unitLabels(aligned.keys, experiment.cluster);
   const groups = groupsOf(aligned.keys);
-  // A system without sections ranks one list, as a pooled policy does.
-  const modes = new Map(experiment.ablations.map((a) => [a.name, a.policy?.mode ?? "pooled"]));
-  const baselineMode = modes.get(experiment.baseline);
-
-  const rows: MetricSummary[] = [];
-  const families = new Map<string, { row: MetricSummary; p: number }[]>();
-  for (const group of groups) {
-    const indices = aligned.keys.flatMap((key, i) => (group === ALL_GROUP || key.category === group ? [i] : []));
-    for (const metric of metrics) {
-      const values = new Map(ablations.map((a) => [a, valuesOf(aligned.byAblation.get(a)!, indices, metric)] as const));
-      const structureAt = (positions: readonly number[]) => labels.restrict(positions.map((p) => indices[p]));
-      const letters = letter(ablations.filter((a) => a !== experiment.baseline), values, metric, structureAt, {
-        seed: root.fork(`letters\u0000${metric}\u0000${group}`),
-        resamples: Math.min(testResamples, LETTER_RESAMPLES),
-      });
-      const family = familyName(group, headline.includes(metric));
-      const baselineValues = values.get(experiment.baseline)!;
-      for (const ablation of ablations) {
-        const own = values.get(ablation)!;
-        const present = positionsOf(own, (v) => v !== null);
-        const row: MetricSummary = {
-          metric,
-          ablation,
-          group,
-          value: toInterval(
-            bootstrapMeanCI(present.map((p) => own[p]!), {
-              seed: root.fork("mean"),
-              resamples: bootstrapResamples,
-              ...structureAt(present),
-            }),
-          ),
-          letter: letters.get(ablation)?.letter ?? "",
-          beats: letters.get(ablation)?.beats ?? [],
-        };
-        if (ablation !== experiment.baseline) {
-          const comparable = !(isRankMetric(metric) && modes.get(ablation) !== baselineMode);
-          row.vsBaseline = compare(baselineValues, own, metric, structureAt, {
-            seed: root.fork("vs-baseline"),
-            bootstrapResamples,
-            testResamples,
-            family,
-            comparable,
-          });
-          if (comparable) families.set(family, [...(families.get(family) ?? []), { row, p: row.vsBaseline.p }]);
-        }
-        rows.push(row);
-      }
-    }
-  }
-
-  const familyList: Family[] = [];
-  for (const [name, members] of families) {
-    const adjusted = holm(members.map((m) => m.p));
-    members.forEach(({ row }, i) => {
-      row.vsBaseline!.pHolm = adjusted[i];
-      row.vsBaseline!.significant = adjusted[i] < SIGNIFICANCE_LEVEL;
-    });
-    familyList.push({ name, size: members.length });
-  }
+  const setup: Setup = {
+    baseline: experiment.baseline,
+    ablations,
+    headline,
+    aligned,
+    labels: unitLabels(aligned.keys, experiment.cluster),
+    // A system without sections ranks one list, as a pooled policy does.
+    modes: new Map(experiment.ablations.map((a) => [a.name, a.policy?.mode ?? "pooled"])),
+    root: createRng(options.seed),
+    bootstrapResamples: options.bootstrapResamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
+    testResamples: options.testResamples ?? DEFAULT_TEST_RESAMPLES,
+  };
+  const uncorrected = groups.flatMap((group) => metrics.flatMap((metric) => summariseColumn(setup, group, metric)));
+  const { rows, families } = correctWithinFamilies(uncorrected);
 
   return {
     experiment: experiment.name,
@@ -138,11 +88,100 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
     headline,
     groups,
     unit: unitOf(experiment.cluster, aligned.keys),
-    families: familyList,
+    families,
     rows,
     designedFailures: designedFailures(results, { seed: options.seed }),
     rankChanges: rankChanges(results),
   };
+}
+
+/** What every column of the summary is computed from. */
+interface Setup {
+  baseline: string;
+  ablations: string[];
+  headline: string[];
+  aligned: AlignedResults;
+  labels: UnitLabels;
+  modes: ReadonlyMap<string, string>;
+  root: Rng;
+  bootstrapResamples: number;
+  testResamples: number;
+}
+
+/** A comparison with the baseline before its family is known in full, so without a Holm verdict. */
+type UncorrectedComparison = Omit<Comparison, "pHolm" | "significant">;
+type UncorrectedRow = Omit<MetricSummary, "vsBaseline"> & { vsBaseline?: UncorrectedComparison };
+
+/** The rows of one metric in one group: each ablation's mean, its letters, and its comparison with the baseline. */
+function summariseColumn(setup: Setup, group: string, metric: string): UncorrectedRow[] {
+  const { baseline, ablations, aligned, root } = setup;
+  const indices = aligned.keys.flatMap((key, i) => (group === ALL_GROUP || key.category === group ? [i] : []));
+  const values = new Map(ablations.map((a) => [a, valuesOf(aligned.byAblation.get(a)!, indices, metric)] as const));
+  const structureAt = (positions: readonly number[]) => setup.labels.restrict(positions.map((p) => indices[p]));
+  const letters = letter(ablations.filter((a) => a !== baseline), values, metric, structureAt, {
+    seed: root.fork(`letters\u0000${metric}\u0000${group}`),
+    resamples: Math.min(setup.testResamples, LETTER_RESAMPLES),
+  });
+  const family = familyName(group, setup.headline.includes(metric));
+  return ablations.map((ablation) => {
+    const own = values.get(ablation)!;
+    const row: UncorrectedRow = {
+      metric,
+      ablation,
+      group,
+      value: meanOf(own, structureAt, { seed: root.fork("mean"), resamples: setup.bootstrapResamples }),
+      letter: letters.get(ablation)?.letter ?? "",
+      beats: letters.get(ablation)?.beats ?? [],
+    };
+    if (ablation === baseline) return row;
+    const comparable = !(isRankMetric(metric) && setup.modes.get(ablation) !== setup.modes.get(baseline));
+    row.vsBaseline = compare(values.get(baseline)!, own, metric, structureAt, {
+      seed: root.fork("vs-baseline"),
+      bootstrapResamples: setup.bootstrapResamples,
+      testResamples: setup.testResamples,
+      family,
+      comparable,
+    });
+    return row;
+  });
+}
+
+/** An ablation's mean over its non-null values, with its interval. */
+function meanOf(
+  values: readonly (number | null)[],
+  structureAt: (positions: readonly number[]) => Structure,
+  options: { seed: Rng; resamples: number },
+): Interval {
+  const present = positionsOf(values, (v) => v !== null);
+  return toInterval(bootstrapMeanCI(present.map((p) => values[p]!), { ...options, ...structureAt(present) }));
+}
+
+/**
+ * The Holm step: the comparable comparisons of each family are corrected together, once every
+ * row is known, and each comparison gets its final p and verdict. A comparison that is not
+ * comparable takes no part and has no verdict (pHolm 1). Families are listed in the order their
+ * first comparable member appears.
+ */
+function correctWithinFamilies(uncorrected: readonly UncorrectedRow[]): { rows: MetricSummary[]; families: Family[] } {
+  const members = new Map<string, number[]>();
+  uncorrected.forEach((row, i) => {
+    const c = row.vsBaseline;
+    if (c?.comparable) members.set(c.family, [...(members.get(c.family) ?? []), i]);
+  });
+  const pHolm = new Map<number, number>();
+  for (const rows of members.values()) {
+    const adjusted = holm(rows.map((i) => uncorrected[i].vsBaseline!.p));
+    rows.forEach((row, k) => pHolm.set(row, adjusted[k]));
+  }
+  return {
+    rows: uncorrected.map(({ vsBaseline, ...row }, i) => (vsBaseline === undefined ? row : { ...row, vsBaseline: withVerdict(vsBaseline, pHolm.get(i) ?? 1) })),
+    families: [...members].map(([name, rows]) => ({ name, size: rows.length })),
+  };
+}
+
+function withVerdict(comparison: UncorrectedComparison, pHolm: number): Comparison {
+  const { diff, p, ...rest } = comparison;
+  return { diff, p, pHolm, significant: pHolm < SIGNIFICANCE_LEVEL, ...rest };
 }
 
 /** The row of one (ablation, metric, group); throws when the summary has none, which is a caller bug. */
@@ -234,7 +273,7 @@ function compare(
   metric: string,
   structureAt: (positions: readonly number[]) => Structure,
   options: { seed: Rng; bootstrapResamples: number; testResamples: number; family: string; comparable: boolean },
-): Comparison {
+): UncorrectedComparison {
   const paired = positionsOf(baseline, (v) => v !== null).filter((i) => ablation[i] !== null);
   const result = compareToBaseline(
     paired.map((i) => baseline[i]!),
@@ -254,8 +293,6 @@ function compare(
       nClusters: clustered?.nClusters ?? result.n,
     },
     p: options.comparable ? result.p : 1,
-    pHolm: options.comparable ? result.p : 1,
-    significant: false,
     family: options.family,
     comparable: options.comparable,
     ...(clustered ? { mde: clustered.mde, designEffect: clustered.designEffect } : {}),

@@ -18,7 +18,7 @@ import { type EmbedTexts, packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
 import type { TrialTask } from "../runner/worker.js";
 import { assignFolds } from "./folds.js";
-import type { ResolvedSweep } from "./points.js";
+import type { ResolvedSweep } from "../experiment/sweep-points.js";
 import { crossValidate } from "./select.js";
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

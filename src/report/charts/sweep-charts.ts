@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from "vega-lite";
 import type { SweepAnalysis } from "../../harness/sweep/analysis.js";
-import { formatValue } from "../../harness/sweep/points.js";
+import { formatValue } from "../../harness/experiment/sweep-points.js";
 import { ABLATION_COLORS, BASELINE_COLOR, CHART_CONFIG } from "./theme.js";
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";

@@ -13,6 +13,7 @@ import type { ReportContext } from "../reporter.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { formatInterval } from "./format.js";
 import { markdownTable } from "./table.js";
+import { isRecollectError } from "../../shared/errors.js";
 
 const TITLE = "## Answer-level evaluation";
 
@@ -35,9 +36,13 @@ function renderAnswers(context: Pick<ReportContext, "readExisting">, spec: Answe
     );
     return out.join("\n");
   }
-  const summary = summariseRecordings(spec.recordings, recordingText);
-  if ("invalid" in summary) {
-    out.push(`${code(spec.recordings)} exists but cannot be read: ${escapeMarkdown(summary.invalid)}. ${noAccuracy}`);
+  let summary: RecordingSummary;
+  try {
+    summary = summariseRecordings(spec.recordings, recordingText);
+  } catch (error) {
+    if (!isRecollectError(error)) throw error;
+    // The message names the file itself.
+    out.push(`The recordings cannot be read: ${escapeMarkdown(error.message)}. ${noAccuracy}`);
     return out.join("\n");
   }
   out.push("Recordings:", "", recordingsTable(summary), "");

@@ -3,10 +3,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import { datasetResolver, missingDataset } from "../../../src/cli/commands/datasets.js";
+import { loadExperiments } from "../../../src/harness/experiment/load.js";
 import { readResults } from "../../../src/harness/results/io.js";
 import { conversation, writeBytes, writeJsonl } from "../../datasets/conversations/build.js";
 import { fixtureSamples } from "../../datasets/locomo/fixture.js";
 import { REPO_ROOT, useTempDir } from "../../harness/temp-files.js";
+import { userError } from "../../helpers/user-error.js";
 import { type CliOutcome, runCli } from "../sandbox.js";
 
 /**
@@ -246,6 +249,30 @@ describe("a LoCoMo file converted to the conversation format", () => {
     expect(b.trials.length).toBe(18);
     expect(b.trials).toEqual(a.trials);
     expect(b.experiment.scenarios.map((s) => s.asks)).toEqual(a.experiment.scenarios.map((s) => s.asks));
+  });
+});
+
+describe("missingDataset", () => {
+  const data = { locomo: temp.path("no-locomo10.json"), acceptLocomoHash: false };
+  const skipping = (folder: string, path: string) => experiment(folder, path);
+
+  it("says an absent data file inside the experiment's folder is absent, so an experiment nobody named can be skipped", () => {
+    expect(missingDataset(skipping("absent-inside", "talks.jsonl"), data)).toBe("its data file talks.jsonl is absent");
+    expect(missingDataset(skipping("present-inside", "data.jsonl"), data)).toBe("its data file data.jsonl is absent");
+    writeJsonl(temp, "present-inside/data.jsonl", [c]);
+    expect(missingDataset(skipping("present-inside", "data.jsonl"), data)).toBeUndefined();
+  });
+
+  it("refuses a data file outside the experiment's folder as `experiment` does, whether or not it exists", async () => {
+    for (const path of ["../outside.jsonl", "../never-there.jsonl"]) {
+      const file = skipping(`outside-${path.length}`, path);
+      const refusal = (await loadExperiments(file, datasetResolver(data)).then(
+        () => new Error("loaded"),
+        (error: unknown) => error,
+      )) as Error;
+      expect(refusal.message).toBe(`${file}: at dataset.path: "${path}" is outside the experiment file's folder; move it there, or set allowOutside: true to read it`);
+      expect(userError(() => missingDataset(file, data)).message).toBe(refusal.message);
+    }
   });
 });
 

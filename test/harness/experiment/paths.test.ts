@@ -24,3 +24,16 @@ describe("ExperimentPaths.recorded", () => {
     expect(paths.recorded("work/shared.jsonl")).toBe("../shared.jsonl");
   });
 });
+
+describe("ExperimentPaths.path", () => {
+  it("resolves a path from the experiment's folder without requiring it to exist", () => {
+    expect(new ExperimentPaths("work/bench/experiment.yaml", false).path("data/never-written.jsonl", "dataset.path")).toBe("work/bench/data/never-written.jsonl");
+  });
+
+  it("refuses a path outside the folder, as `file` does, unless the experiment allows it", () => {
+    expect(() => new ExperimentPaths("work/bench/experiment.yaml", false).path("../shared.jsonl", "dataset.path")).toThrow(
+      'work/bench/experiment.yaml: at dataset.path: "../shared.jsonl" is outside the experiment file\'s folder; move it there, or set allowOutside: true to read it',
+    );
+    expect(new ExperimentPaths("work/bench/experiment.yaml", true).path("../shared.jsonl", "dataset.path")).toBe("work/shared.jsonl");
+  });
+});

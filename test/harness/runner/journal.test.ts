@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Trial } from "../../../src/harness/results/types.js";
-import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
+import { trialKey } from "../../../src/harness/results/trial-key.js";
+import { Journal } from "../../../src/harness/runner/journal.js";
 import { useTempDir } from "../temp-files.js";
 
 const temp = useTempDir();
@@ -29,11 +30,6 @@ describe("Journal", () => {
     const done = journal.load();
     expect([...done.keys()]).toEqual([trialKey(trial(1)), trialKey(trial(2))]);
     expect(done.get(trialKey(trial(1)))).toEqual(trial(1, 99));
-  });
-
-  it("keys trials by scenario, ablation and seed", () => {
-    expect(trialKey({ scenario: "a", ablation: "b", seed: 3 })).not.toBe(trialKey({ scenario: "a", ablation: "b", seed: 4 }));
-    expect(trialKey({ scenario: "a-b", ablation: "c", seed: 1 })).not.toBe(trialKey({ scenario: "a", ablation: "b-c", seed: 1 }));
   });
 
   it("ignores a torn last line left by a kill, and the trial after it lands on a line of its own", () => {

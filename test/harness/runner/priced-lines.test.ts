@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
-import { variationSchema } from "../../../src/harness/experiment/schema.js";
+import { variationSchema } from "../../../src/harness/scenario/variation.js";
 import { pricedLines } from "../../../src/harness/runner/priced-lines.js";
 import { runPolicyTrial } from "./trials.js";
 import { scenarioSchema } from "../../../src/harness/scenario/schema.js";

@@ -4,7 +4,8 @@ import { type Experiment, loadExperiment } from "../../../src/harness/experiment
 import { stableContent } from "../../../src/harness/results/io.js";
 import type { Trial } from "../../../src/harness/results/types.js";
 import { embeddingService } from "../../../src/harness/runner/embeddings.js";
-import { Journal, trialKey } from "../../../src/harness/runner/journal.js";
+import { trialKey } from "../../../src/harness/results/trial-key.js";
+import { Journal } from "../../../src/harness/runner/journal.js";
 import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
 import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";

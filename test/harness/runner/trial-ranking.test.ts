@@ -3,7 +3,7 @@
  * memories that can place, yet still learn the rank of a gold memory far below the block.
  */
 import { describe, expect, it, vi } from "vitest";
-import { variationSchema } from "../../../src/harness/experiment/schema.js";
+import { variationSchema } from "../../../src/harness/scenario/variation.js";
 import { runPolicyTrial } from "./trials.js";
 import { scenarioSchema, type ScenarioInput } from "../../../src/harness/scenario/schema.js";
 import { fullPolicy } from "../../../src/memory/presets.js";

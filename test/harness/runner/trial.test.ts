@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import type { RetrievalPolicy } from "../../../src/memory/types.js";
-import { variationSchema } from "../../../src/harness/experiment/schema.js";
+import { variationSchema } from "../../../src/harness/scenario/variation.js";
 import { metricNames, metricValue } from "../../../src/harness/metrics.js";
 import type { AskResult } from "../../../src/harness/results/types.js";
 import { runPolicyTrial } from "./trials.js";

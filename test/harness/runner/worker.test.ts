@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
-import { variationSchema } from "../../../src/harness/experiment/schema.js";
+import { variationSchema } from "../../../src/harness/scenario/variation.js";
 import { packScenarios } from "../../../src/harness/runner/pack.js";
 import { runTrialTask, ThreadState } from "../../../src/harness/runner/worker.js";
 import { policyInput, runPolicyTrial, withoutLatency } from "./trials.js";

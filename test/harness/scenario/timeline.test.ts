@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NewMemory } from "../../../src/memory/types.js";
-import { variationSchema, type Variation } from "../../../src/harness/experiment/schema.js";
+import { variationSchema, type Variation } from "../../../src/harness/scenario/variation.js";
 import { loadExperiment } from "../../../src/harness/experiment/load.js";
 import { trialInputs } from "../../../src/harness/runner/run.js";
 import { scenarioSchema, type ScenarioInput, type ScenarioSpec } from "../../../src/harness/scenario/schema.js";

@@ -102,6 +102,13 @@ describe("the answer-level section", () => {
     expect(text).not.toContain("Keys matched");
   });
 
+  it("says why a recording set cannot be read, naming the file and the path inside it, and shows no accuracy", () => {
+    expect(render({ [ANSWER_RUN.recordings]: "{oops" })).toMatch(/The recordings cannot be read: recordings\/answers\.json: not valid JSON \(.+\)\. No answer accuracy is shown\./);
+    const text = render({ [ANSWER_RUN.recordings]: JSON.stringify({ version: 1, entries: { k: { request: { kind: "chat" } } } }) });
+    expect(text).toContain("The recordings cannot be read: recordings/answers.json: at entries.k.request.model: ");
+    expect(text).not.toContain("Keys matched");
+  });
+
   it("shows accuracy per condition with bootstrap intervals, and the importance fallbacks, for a real model's recordings", () => {
     const recordings = recordingText(REAL_DIGEST, ["2025-01-01T00:00:00.000Z", "2025-01-01T00:05:00.000Z"]);
     const graded = results(recordings);

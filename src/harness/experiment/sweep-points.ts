@@ -9,7 +9,7 @@ import { describeChanges } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
 import { type PolicyPatch, policyPatchSchema, policySchema } from "../policy/schema.js";
 import { createRng } from "../stats/index.js";
-import type { SweepSpec, SweepValue } from "./schema.js";
+import type { SweepSpec, SweepValue } from "./sweep-schema.js";
 
 export interface SweepPoint {
   id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fullPolicy } from "../../../src/memory/index.js";
-import { resolveSweep } from "../../../src/harness/sweep/points.js";
-import { sweepSchema } from "../../../src/harness/sweep/schema.js";
+import { resolveSweep } from "../../../src/harness/experiment/sweep-points.js";
+import { sweepSchema } from "../../../src/harness/experiment/sweep-schema.js";
 import { RecollectError } from "../../../src/shared/errors.js";
 
 const resolve = (sweep: unknown) => resolveSweep("exp.yaml", sweepSchema.parse(sweep), fullPolicy);
