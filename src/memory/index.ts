@@ -40,6 +40,7 @@ export { askRelevance, retrieve } from "./retrieve.js";
 export { AskRelevance, PolicyKeys } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
 export { policyEmbeddingModel, rankingConfigs, usesEmbedding } from "./policy-backends.js";
+export { type PlannedSection, sectionPlan } from "./section-plan.js";
 export { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 export {
   defaultStopwords,

@@ -13,18 +13,16 @@ import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
 import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
 import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 import { SectionRanking } from "./rank/section-ranking.js";
+import { sectionPlan } from "./section-plan.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
 import { type Block, KINDS, type Query, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
 
 export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: AskRelevance): Block {
   const { policy, query, now } = request;
-  const plan: { name: SectionName; rule: SectionRule }[] =
-    policy.mode === "pooled"
-      ? [{ name: "pooled", rule: policy.pooled }]
-      : KINDS.map((kind) => ({ name: kind, rule: policy.sections[kind] }));
-  for (const { rule } of plan) {
-    const backend = { ...policy.score, ...rule.score }.relevance;
+  const plan = sectionPlan(policy);
+  for (const { score } of plan) {
+    const backend = score.relevance;
     if (needsEmbedding(backend) && query.embedding === undefined) {
       throw new Error(`the ${backend} relevance backend needs query.embedding (a vector and its model)`);
     }
@@ -45,8 +43,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
   const within = request.locateWithin ?? Number.POSITIVE_INFINITY;
   // What every section's result depends on besides its settings (see sectionKey).
   const besides = shared === undefined ? "" : JSON.stringify([located, neighbours, within]);
-  const built = plan.map(({ name, rule }) => {
-    const config: ScoreConfig = { ...policy.score, ...rule.score };
+  const built = plan.map(({ name, rule, score: config }) => {
     const build = () => {
       const kind = name === "pooled" ? null : KIND_CODE[name];
       const scored = relevance.for(config);

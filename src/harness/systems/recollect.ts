@@ -6,7 +6,6 @@
 import {
   askRelevance,
   type Block,
-  type Kind,
   type MemoryStore,
   type NewMemory,
   openStore,
@@ -15,6 +14,7 @@ import {
   retrieve,
   type RetrievalPolicy,
   type RetrieveRequest,
+  sectionPlan,
   type TokenCounter,
 } from "../../memory/index.js";
 import type { MemorySystem, Retrieved, SystemMemory, SystemQuery, SystemScope } from "./contract.js";
@@ -132,20 +132,16 @@ export class RecollectScope implements SystemScope {
 }
 
 function retrieved(block: Block, policy: RetrievalPolicy): Retrieved {
+  // The block's sections are the plan's, in its order.
+  const plan = sectionPlan(policy);
   return {
     ids: block.sections.flatMap((s) => s.kept),
     block: block.text,
-    sections: block.sections.map((s) => ({
+    sections: block.sections.map((s, i) => ({
       name: s.name,
       ranked: s.ranked.map(({ id, rank, rel, rec, imp, total }) => ({ id, rank, rel, rec, imp, total })),
       kept: s.kept,
-      weights: sectionWeights(policy, s.name),
+      weights: [...plan[i].score.weights] as [number, number, number],
     })),
   };
-}
-
-/** The weights a section scored with: its own override, or the policy's. */
-function sectionWeights(policy: RetrievalPolicy, section: string): [number, number, number] {
-  const rule = section === "pooled" ? policy.pooled : policy.sections[section as Kind];
-  return [...(rule?.score?.weights ?? policy.score.weights)] as [number, number, number];
 }
