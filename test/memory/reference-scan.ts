@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import { bm25Idf, bm25Term } from "../../src/memory/relevance/bm25.js";
 import { defaultStopwords } from "../../src/memory/relevance/index.js";
-import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
+import { retrieve, retrieveUnder } from "../../src/memory/retrieve.js";
 import { sectionPlan } from "../../src/memory/section-plan.js";
 import {
   importanceScore,
@@ -158,14 +158,7 @@ export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveR
   const block = retrieve(store, request);
   // A ranking shared across policies (a sweep's) walks matched memories by relevance and stops
   // early: it must give the same block. Sharing needs a policy that does not touch.
-  if (!request.policy.touch) {
-    const shared = askRelevance(store, request.scope, request.query, request.now);
-    try {
-      expect(retrieve(store, request, shared)).toEqual(block);
-    } finally {
-      shared?.release();
-    }
-  }
+  if (!request.policy.touch) expect(retrieveUnder(store, request, [request.policy])).toEqual([block]);
   const located = new Set(request.locate ?? []);
   expect(block.sections.map((s) => s.name)).toEqual(expected.map((s) => s.name));
   block.sections.forEach((section, i) => {
