@@ -1,8 +1,7 @@
 /**
  * The relevance of one query to one scope's memories at one moment, per backend, computed on
- * first need. Retrieval makes one for each call; a caller that ranks the same ask under many
- * policies over an unchanged store (a policy sweep) makes one itself and passes it to every
- * retrieve, so each backend scores the query once for all of them, then releases it.
+ * first need. Retrieval makes one for each call, and retrieveUnder one for all the policies it
+ * ranks one ask under (a policy sweep's), so each backend scores the query once for all of them.
  *
  * The scores stay right only while the scope's memories do not change: no write, and no touch
  * (a policy with touch on changes last access, which only recency reads, but a later write would
@@ -18,20 +17,17 @@ export class AskRelevance {
   private readonly byBackend = new Map<string, BackendRelevance>();
   private readonly recencyByDecay = new Map<string, Float64Array>();
   private readonly sections = new Map<string, unknown>();
+  /**
+   * Only retrieval holds one, and releases it once done: use after release is a bug, so it is
+   * refused with a plain Error that keeps its stack.
+   */
   private released = false;
 
   constructor(
     private readonly index: ScopeIndex,
     private readonly query: Query,
     readonly now: number,
-    /** Section keys by policy, which a caller ranking many asks under the same policies keeps across them. */
-    readonly keys: PolicyKeys = new PolicyKeys(),
   ) {}
-
-  /** Whether these scores were made for `index`, `query` and `now`: a retrieval checks before use. */
-  serves(index: ScopeIndex, query: Query, now: number): boolean {
-    return !this.released && index === this.index && query.text === this.query.text && query.embedding === this.query.embedding && now === this.now;
-  }
 
   /** The scores of the backend (and stopword setting) `config` ranks with. */
   for(config: ScoreConfig): BackendRelevance {

@@ -36,10 +36,11 @@ export {
   WORKING_LIMIT,
 } from "./presets.js";
 export { retrievalPolicySchema, scoreConfigSchema, sectionRuleSchema } from "./policy-schema.js";
-export { askRelevance, retrieve } from "./retrieve.js";
-export { AskRelevance, PolicyKeys } from "./ask-relevance.js";
+export { type AskRequest, retrieve, retrieveUnder } from "./retrieve.js";
+export { PolicyKeys } from "./ask-relevance.js";
 export { turnText, writeBack } from "./write-back.js";
 export { policyEmbeddingModel, rankingConfigs, usesEmbedding } from "./policy-backends.js";
+export { type PlannedSection, sectionPlan } from "./section-plan.js";
 export { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 export {
   defaultStopwords,

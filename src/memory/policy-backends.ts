@@ -4,12 +4,12 @@
  * memories need vectors, and from which model.
  */
 import { needsEmbedding } from "./relevance/index.js";
-import { KINDS, type RetrievalPolicy, type ScoreConfig } from "./types.js";
+import { sectionPlan } from "./section-plan.js";
+import type { RetrievalPolicy, ScoreConfig } from "./types.js";
 
 /** The score settings of every section that orders by score, as retrieval resolves them. */
 export function rankingConfigs(policy: RetrievalPolicy): ScoreConfig[] {
-  const rules = policy.mode === "pooled" ? [policy.pooled] : KINDS.map((kind) => policy.sections[kind]);
-  return rules.filter((rule) => rule.order === "score").map((rule) => ({ ...policy.score, ...rule.score }));
+  return sectionPlan(policy).flatMap((section) => (section.rule.order === "score" ? [section.score] : []));
 }
 
 /** Whether any section retrieval uses ranks by embedding (alone or fused in `hybrid`). */

@@ -1,71 +1,41 @@
 /**
- * The public retrieval entry: rank every section of the policy over the scope's index, fit each
- * under its rule, touch what was kept (after all scoring, in one transaction) and render the
- * block. Synchronous: query embeddings arrive precomputed.
- *
- * `shared` is the ask's relevance when the caller ranks one ask under several policies over an
- * unchanged store (see askRelevance); without it, each call scores the query itself.
+ * The public retrieval entries. `retrieve` ranks every section of one policy over the scope's
+ * index, fits each under its rule, touches what was kept (after all scoring, in one transaction)
+ * and renders the block. `retrieveUnder` ranks one ask under many policies over an unchanged store
+ * (a sweep's points): the query is scored once for all of them, and a section that policies agree
+ * on is built once. Both are synchronous: query embeddings arrive precomputed.
  */
+import { userError } from "../shared/errors.js";
 import { byCodeUnit } from "../shared/order.js";
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
-import { AskRelevance, type PolicyKeys } from "./ask-relevance.js";
+import { AskRelevance, type BackendRelevance, PolicyKeys } from "./ask-relevance.js";
 import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
 import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
-import { SectionRanking } from "./rank/section-ranking.js";
+import { SectionRanking, type SectionRankingOptions } from "./rank/section-ranking.js";
+import { type PlannedSection, sectionPlan } from "./section-plan.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import type { MemoryStore } from "./store/store.js";
-import { type Block, KINDS, type Query, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
+import { type Block, KINDS, type Query, type RetrievalPolicy, type RetrieveRequest, type Section } from "./types.js";
 
-export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: AskRelevance): Block {
+/** One question at one moment: a retrieval request without its policy. */
+export type AskRequest = Omit<RetrieveRequest, "policy">;
+
+export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   const { policy, query, now } = request;
-  const plan: { name: SectionName; rule: SectionRule }[] =
-    policy.mode === "pooled"
-      ? [{ name: "pooled", rule: policy.pooled }]
-      : KINDS.map((kind) => ({ name: kind, rule: policy.sections[kind] }));
-  for (const { rule } of plan) {
-    const backend = { ...policy.score, ...rule.score }.relevance;
-    if (needsEmbedding(backend) && query.embedding === undefined) {
-      throw new Error(`the ${backend} relevance backend needs query.embedding (a vector and its model)`);
-    }
-  }
-
+  const plan = sectionPlan(policy);
+  refuseMissingEmbedding(plan, query);
   const index = store.index(request.scope);
   // A scope that holds nothing has nothing to rank, locate or touch.
-  if (index === undefined) return { sections: plan.map(({ name, rule }) => emptySection(name, rule.quota)), text: "" };
-  const located = locatedSlots(index, request.locate);
-  if (shared !== undefined && !shared.serves(index, query, now)) {
-    throw new Error("retrieve was passed the relevance of another scope, query or moment");
-  }
-  // Each backend scores once per retrieval, whatever the number of sections using it, or once
-  // per ask when the caller shares the scores across retrievals.
-  const relevance = shared ?? new AskRelevance(index, query, now);
-
-  const neighbours = request.neighbours ?? 0;
-  const within = request.locateWithin ?? Number.POSITIVE_INFINITY;
-  // What every section's result depends on besides its settings (see sectionKey).
-  const besides = shared === undefined ? "" : JSON.stringify([located, neighbours, within]);
-  const built = plan.map(({ name, rule }) => {
-    const config: ScoreConfig = { ...policy.score, ...rule.score };
-    const build = () => {
-      const kind = name === "pooled" ? null : KIND_CODE[name];
-      const scored = relevance.for(config);
-      // Recency, and matched slots in relevance order, are worth keeping only when other policies
-      // will rank this ask too.
-      const ranking = new SectionRanking(index, kind, rule, config, scored.scores, now, {
-        matched: shared === undefined ? scored.matched(kind) : scored.matchedByRelevance(kind),
-        matchedByRelevance: shared !== undefined,
-        recency: shared?.recency,
-      });
-      return buildSection(index, name, rule, ranking, located, neighbours, within);
-    };
-    if (shared === undefined) return build();
-    // Policies that agree on everything this section reads share its result.
-    return shared.section(shared.keys.of(policy, name, () => sectionKey(name, rule, config)) + besides, build);
+  if (index === undefined) return emptyBlock(plan);
+  const ask = new AskSections(index, request);
+  // Each backend scores once per retrieval, whatever the number of sections using it.
+  const relevance = new AskRelevance(index, query, now);
+  const built = plan.map((section) => {
+    const scored = relevance.for(section.score);
+    return ask.build(section, scored, { matched: scored.matched(kindCode(section)) });
   });
-
-  if (shared === undefined) relevance.release();
-
+  relevance.release();
   if (policy.touch) {
     store.touch(
       request.scope,
@@ -73,6 +43,86 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
       now,
     );
   }
+  return assemble(built);
+}
+
+/**
+ * The block each of `policies` gives for one ask, exactly as `retrieve` gives it under that
+ * policy alone. Policies that touch are refused: a touch would change the store state that the
+ * next policy ranks. `keys` states each policy's section settings once; a caller that ranks many
+ * asks under the same policies passes the same keys to each.
+ */
+export function retrieveUnder(store: MemoryStore, request: AskRequest, policies: readonly RetrievalPolicy[], keys: PolicyKeys = new PolicyKeys()): Block[] {
+  const touching = policies.findIndex((policy) => policy.touch);
+  if (touching >= 0) throw userError(`policy ${touching + 1} of ${policies.length} touches: one store state cannot serve it beside others`);
+  const plans = policies.map(sectionPlan);
+  for (const plan of plans) refuseMissingEmbedding(plan, request.query);
+  const index = store.index(request.scope);
+  if (index === undefined) return plans.map(emptyBlock);
+  const ask = new AskSections(index, request);
+  // Each backend scores once for every policy. Recency, and matched slots in relevance order, are
+  // worth keeping because many rankings read them.
+  const relevance = new AskRelevance(index, request.query, request.now);
+  try {
+    return policies.map((policy, p) =>
+      assemble(
+        plans[p].map((section) => {
+          const build = () => {
+            const scored = relevance.for(section.score);
+            return ask.build(section, scored, { matched: scored.matchedByRelevance(kindCode(section)), matchedByRelevance: true, recency: relevance.recency });
+          };
+          // Policies that agree on everything this section reads share its result; the located
+          // memories are the ask's, the same for every policy.
+          return relevance.section(keys.of(policy, section.name, () => sectionKey(section)), build);
+        }),
+      ),
+    );
+  } finally {
+    relevance.release();
+  }
+}
+
+/** The sections of one ask, built over one index: what every section reads besides its settings. */
+class AskSections {
+  private readonly located: number[];
+  private readonly neighbours: number;
+  private readonly within: number;
+
+  constructor(
+    private readonly index: ScopeIndex,
+    private readonly request: AskRequest,
+  ) {
+    this.located = locatedSlots(index, request.locate);
+    this.neighbours = request.neighbours ?? 0;
+    this.within = request.locateWithin ?? Number.POSITIVE_INFINITY;
+  }
+
+  build({ name, rule, score }: PlannedSection, scored: BackendRelevance, options: SectionRankingOptions): { section: Section; lines: string[] } {
+    const { index, request } = this;
+    const ranking = new SectionRanking(index, kindCode({ name }), rule, score, scored.scores, request.now, options);
+    return buildSection(index, name, rule, ranking, this.located, this.neighbours, this.within);
+  }
+}
+
+/** A section's kind code, or null for the pooled section. */
+function kindCode({ name }: Pick<PlannedSection, "name">): number | null {
+  return name === "pooled" ? null : KIND_CODE[name];
+}
+
+/** A backend that ranks by embedding cannot rank a query without one. */
+function refuseMissingEmbedding(plan: readonly PlannedSection[], query: Query): void {
+  for (const { score } of plan) {
+    if (needsEmbedding(score.relevance) && query.embedding === undefined) {
+      throw userError(`the ${score.relevance} relevance backend needs query.embedding (a vector and its model)`);
+    }
+  }
+}
+
+function emptyBlock(plan: readonly PlannedSection[]): Block {
+  return { sections: plan.map(({ name, rule }) => emptySection(name, rule.quota)), text: "" };
+}
+
+function assemble(built: readonly { section: Section; lines: string[] }[]): Block {
   return {
     sections: built.map((b) => b.section),
     text: renderBlock(built.map((b) => ({ name: b.section.name, lines: b.lines }))),
@@ -80,22 +130,11 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
 }
 
 /**
- * The relevance of `query` to `scope`'s memories at `now`, to pass to every retrieve of that one
- * ask (see AskRelevance); undefined when the scope holds nothing. The caller releases it before
- * the store changes, and no policy it serves may touch.
+ * The settings a section's result depends on, for one ask over one store state: its rule and,
+ * when ordered by score, the effective score settings. The unit of decay matters only where some
+ * decay rate the section uses is below 1 (a rate of 1 gives recency 1 at any unit).
  */
-export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number, keys?: PolicyKeys): AskRelevance | undefined {
-  const index = store.index(scope);
-  return index === undefined ? undefined : new AskRelevance(index, query, now, keys);
-}
-
-/**
- * The settings a section's result depends on, for one ask over one store state (the request's
- * located memories aside): its rule and, when ordered by score, the effective score settings. The
- * unit of decay matters only where some decay rate the section uses is below 1 (a rate of 1 gives
- * recency 1 at any unit).
- */
-function sectionKey(name: SectionName, rule: SectionRule, config: ScoreConfig): string {
+function sectionKey({ name, rule, score: config }: PlannedSection): string {
   const { order, fit, limit, quota, requireRelevance } = rule;
   const hybrid = config.relevance === "hybrid" ? { ...HYBRID_DEFAULTS, ...config.hybrid } : null;
   const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance), hybrid && [hybrid.fusion, hybrid.weight, hybrid.k]];

@@ -6,7 +6,8 @@
 import { expect } from "vitest";
 import { bm25Idf, bm25Term } from "../../src/memory/relevance/bm25.js";
 import { defaultStopwords } from "../../src/memory/relevance/index.js";
-import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
+import { retrieve, retrieveUnder } from "../../src/memory/retrieve.js";
+import { sectionPlan } from "../../src/memory/section-plan.js";
 import {
   importanceScore,
   recencyScore,
@@ -16,12 +17,10 @@ import {
 import type { MemoryStore } from "../../src/memory/store/store.js";
 import {
   type Block,
-  KINDS,
   type Memory,
   type RetrieveRequest,
   type ScoreConfig,
   type SectionName,
-  type SectionRule,
 } from "../../src/memory/types.js";
 import { tokenizeWords, wordSet } from "../../src/memory/words.js";
 
@@ -35,10 +34,7 @@ export interface ScanSection {
 export function scanRetrieve(store: MemoryStore, request: RetrieveRequest): ScanSection[] {
   const { policy, now, query } = request;
   const all = store.current(request.scope, now);
-  const plan: [SectionName, SectionRule][] =
-    policy.mode === "pooled" ? [["pooled", policy.pooled]] : KINDS.map((k) => [k, policy.sections[k]]);
-  return plan.map(([name, rule]) => {
-    const config: ScoreConfig = { ...policy.score, ...rule.score };
+  return sectionPlan(policy).map(({ name, rule, score: config }) => {
     const stopwords = config.stopwords ?? defaultStopwords(config.relevance);
     const rawRel = relevanceOf(all, config, stopwords, request);
     let members = all.filter((m) => name === "pooled" || m.kind === name);
@@ -162,14 +158,7 @@ export function expectRetrieveMatchesScan(store: MemoryStore, request: RetrieveR
   const block = retrieve(store, request);
   // A ranking shared across policies (a sweep's) walks matched memories by relevance and stops
   // early: it must give the same block. Sharing needs a policy that does not touch.
-  if (!request.policy.touch) {
-    const shared = askRelevance(store, request.scope, request.query, request.now);
-    try {
-      expect(retrieve(store, request, shared)).toEqual(block);
-    } finally {
-      shared?.release();
-    }
-  }
+  if (!request.policy.touch) expect(retrieveUnder(store, request, [request.policy])).toEqual([block]);
   const located = new Set(request.locate ?? []);
   expect(block.sections.map((s) => s.name)).toEqual(expected.map((s) => s.name));
   block.sections.forEach((section, i) => {

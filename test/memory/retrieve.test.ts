@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../src/memory/escape.js";
 import { perKindPreset, pooledPreset, streamPreset, WORKING_LIMIT } from "../../src/memory/presets.js";
-import { PolicyKeys } from "../../src/memory/ask-relevance.js";
-import { askRelevance, retrieve } from "../../src/memory/retrieve.js";
+import { AskRelevance, PolicyKeys } from "../../src/memory/ask-relevance.js";
+import { type AskRequest, retrieve, retrieveUnder } from "../../src/memory/retrieve.js";
 import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
-import { type MemoryStore, openStore } from "../../src/memory/store/store.js";
+import { openStore } from "../../src/memory/store/store.js";
 import { KIND_CODE } from "../../src/memory/store/index-columns.js";
-import type { Block, RetrievalPolicy, RetrieveRequest, ScoreConfig, SectionRule } from "../../src/memory/types.js";
+import type { RetrievalPolicy, ScoreConfig, SectionRule } from "../../src/memory/types.js";
+import { UserError } from "../../src/shared/errors.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "./helpers.js";
 
 const now = T0;
@@ -328,7 +329,7 @@ function wordStore() {
 }
 const wordsQuery = { text: "tea in the morning with lemon" };
 
-describe("retrieve with the ask's relevance shared across policies", () => {
+describe("retrieveUnder: one ask under many policies, its relevance shared", () => {
   const policies: RetrievalPolicy[] = [
     { ...perKindPreset, touch: false },
     ...[
@@ -348,12 +349,9 @@ describe("retrieve with the ask's relevance shared across policies", () => {
 
   it("gives every policy exactly the block it gets alone, ranks and scores included", () => {
     const store = wordStore();
-    const request = (policy: RetrievalPolicy) => ({ scope: "u", query: wordsQuery, now, policy, locate: ["m0", "m3"], neighbours: 1 });
-    const alone = policies.map((policy) => retrieve(store, request(policy)));
-    const shared = askRelevance(store, "u", wordsQuery, now)!;
-    const together = policies.map((policy) => retrieve(store, request(policy), shared));
-    shared.release();
-    expect(together).toEqual(alone);
+    const ask: AskRequest = { scope: "u", query: wordsQuery, now, locate: ["m0", "m3"], neighbours: 1 };
+    const alone = policies.map((policy) => retrieve(store, { ...ask, policy }));
+    expect(retrieveUnder(store, ask, policies)).toEqual(alone);
   });
 
   it("states each policy's section settings once, for every ask that shares the keys", () => {
@@ -368,47 +366,34 @@ describe("retrieve with the ask's relevance shared across policies", () => {
     // Asks that pass the same keys rank alike: the keys hold no state of any one ask.
     const store = wordStore();
     const request = { scope: "u", query: wordsQuery, now, policy: first };
-    const ask = () => {
-      const shared = askRelevance(store, "u", wordsQuery, now, keys)!;
-      const block = retrieve(store, request, shared);
-      shared.release();
-      return block;
-    };
-    expect(ask()).toEqual(retrieve(store, request));
-    expect(ask()).toEqual(retrieve(store, request));
+    const ask = () => retrieveUnder(store, request, [first], keys);
+    expect(ask()).toEqual([retrieve(store, request)]);
+    expect(ask()).toEqual([retrieve(store, request)]);
   });
 
-  /** Each request's block, all under one relevance shared by the ask. */
-  function together(store: MemoryStore, requests: RetrieveRequest[]): Block[] {
-    const shared = askRelevance(store, "u", wordsQuery, now)!;
-    const blocks = requests.map((request) => retrieve(store, request, shared));
-    shared.release();
-    return blocks;
-  }
-  const asked = (policy: RetrievalPolicy, over: Partial<RetrieveRequest> = {}): RetrieveRequest => ({ scope: "u", query: wordsQuery, now, policy, ...over });
+  const ask = (over: Partial<AskRequest> = {}): AskRequest => ({ scope: "u", query: wordsQuery, now, ...over });
   const scoring = (score: Partial<ScoreConfig>): RetrievalPolicy => ({ ...perKindPreset, touch: false, score: { ...perKindPreset.score, ...score } });
 
   it("hands policies that differ only in settings a section does not read the very same section", () => {
     const store = wordStore();
     const base = scoring({});
-    const sameSection = (index: number, a: RetrieveRequest, b: RetrieveRequest) => {
-      const [first, second] = together(store, [a, b]);
+    const sameSection = (index: number, a: RetrievalPolicy, b: RetrievalPolicy, over: Partial<AskRequest> = {}) => {
+      const [first, second] = retrieveUnder(store, ask(over), [a, b]);
       expect(second.sections[index]).toBe(first.sections[index]);
     };
     // The working section orders by write time and filters nothing: scores play no part.
-    sameSection(0, asked(base), asked(scoring({ weights: [0, 1, 0], relevance: "bm25", unitMs: 2 * HOUR })));
+    sameSection(0, base, scoring({ weights: [0, 1, 0], relevance: "bm25", unitMs: 2 * HOUR }));
     // With no decay, recency is 1 at any unit.
-    sameSection(1, asked(scoring({ decayRate: 1 })), asked(scoring({ decayRate: 1, unitMs: 2 * HOUR })));
+    sameSection(1, scoring({ decayRate: 1 }), scoring({ decayRate: 1, unitMs: 2 * HOUR }));
     // A per-kind section reads only its own kind's decay.
-    sameSection(1, asked(scoring({ kindDecay: { episodic: 0.5 } })), asked(scoring({ kindDecay: { episodic: 0.9 } })));
+    sameSection(1, scoring({ kindDecay: { episodic: 0.5 } }), scoring({ kindDecay: { episodic: 0.9 } }));
     // Absent stopwords mean the backend's default, which for `words` is off.
-    sameSection(1, asked(base), asked(scoring({ stopwords: false })));
+    sameSection(1, base, scoring({ stopwords: false }));
     // The order in which the settings were written.
     const reversed = { ...base, score: Object.fromEntries(Object.entries(base.score).reverse()) as unknown as ScoreConfig };
-    sameSection(1, asked(base), asked(reversed));
-    // Ids that name no memory locate nothing.
-    sameSection(1, asked(base), asked(base, { locate: [] }));
-    sameSection(1, asked(base), asked(base, { locate: ["nope"] }));
+    sameSection(1, base, reversed);
+    // Located memories are the ask's, the same for every policy.
+    sameSection(1, base, reversed, { locate: ["m1", "nope"], neighbours: 1 });
   });
 
   it("never hands a policy the section of one that differs in a setting the section reads", () => {
@@ -420,48 +405,37 @@ describe("retrieve with the ask's relevance shared across policies", () => {
       pooled: { ...pooledPreset.pooled, limit: 1, score: undefined },
     });
     // Every memory reported, at its rank and with its signals.
-    const all = { locate: ["m0", "m1", "m2", "m3", "m4", "m5"] };
-    const pairs: [RetrieveRequest, RetrieveRequest][] = [
+    const all = ask({ locate: ["m0", "m1", "m2", "m3", "m4", "m5"] });
+    const pairs: [RetrievalPolicy, RetrievalPolicy][] = [
       // A pooled section reads the decay of every kind.
-      [asked(pooled({ kindDecay: { episodic: 0.5 } }), all), asked(pooled({ kindDecay: { episodic: 0.9 } }), all)],
+      [pooled({ kindDecay: { episodic: 0.5 } }), pooled({ kindDecay: { episodic: 0.9 } })],
       // The unit matters as soon as one kind decays.
-      [asked(pooled({ decayRate: 0.9, kindDecay: { episodic: 1 } }), all), asked(pooled({ decayRate: 0.9, kindDecay: { episodic: 1 }, unitMs: 7 * 24 * HOUR }), all)],
-      // Located memories and their neighbours are part of the section.
-      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m2"] })],
-      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m4"], neighbours: 1 })],
-      [asked(pooled({}), { locate: ["m4"] }), asked(pooled({}), { locate: ["m4"], locateWithin: 1 })],
+      [pooled({ decayRate: 0.9, kindDecay: { episodic: 1 } }), pooled({ decayRate: 0.9, kindDecay: { episodic: 1 }, unitMs: 7 * 24 * HOUR })],
     ];
     for (const [a, b] of pairs) {
-      const alone = [retrieve(store, a), retrieve(store, b)];
+      const alone = [retrieve(store, { ...all, policy: a }), retrieve(store, { ...all, policy: b })];
       expect(alone[1]).not.toEqual(alone[0]);
-      expect(together(store, [a, b])).toEqual(alone);
+      expect(retrieveUnder(store, all, [a, b])).toEqual(alone);
     }
   });
 
-  it("refuses the relevance of another query or moment", () => {
+  it("refuses a policy that touches, naming its place among the policies: a touch changes the state the next one ranks", () => {
     const store = wordStore();
-    const shared = askRelevance(store, "u", wordsQuery, now)!;
-    expect(() => retrieve(store, { scope: "u", query: { text: "coffee" }, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
-    expect(() => retrieve(store, { scope: "u", query: wordsQuery, now: now + 1, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
-    shared.release();
-    expect(() => retrieve(store, { scope: "u", query: wordsQuery, now, policy: policies[0] }, shared)).toThrow(/another scope, query or moment/);
+    expect(() => retrieveUnder(store, ask(), [policies[0], { ...policies[1], touch: true }, policies[2]])).toThrow(
+      new UserError("policy 2 of 3 touches: one store state cannot serve it beside others"),
+    );
   });
 
-  it("refuses the relevance of another scope, or of a query with the same words but another embedding", () => {
-    const store = wordStore();
-    store.remember({ id: "v0", scope: "v", kind: "semantic", text: "tea", createdAt: now });
-    const embedded = { text: "tea", embedding: { model, vector: [1, 0, 0] } };
-    const shared = askRelevance(store, "u", embedded, now)!;
-    const request = { scope: "u", query: embedded, now, policy: policies[0] };
-    expect(retrieve(store, request, shared)).toEqual(retrieve(store, request));
-    expect(() => retrieve(store, { ...request, scope: "v" }, shared)).toThrow(/another scope, query or moment/);
-    expect(() => retrieve(store, { ...request, query: { text: "tea", embedding: { model, vector: [1, 0, 0] } } }, shared)).toThrow(/another scope, query or moment/);
-    shared.release();
+  it("refuses a query that some policy's backend cannot score", () => {
+    const embedding: RetrievalPolicy = { ...policies[0], score: { ...policies[0].score, relevance: "embedding" } };
+    expect(() => retrieveUnder(wordStore(), ask(), [policies[0], embedding])).toThrow(
+      new UserError("the embedding relevance backend needs query.embedding (a vector and its model)"),
+    );
   });
 });
 
 describe("an ask's relevance", () => {
-  const ask = () => askRelevance(wordStore(), "u", wordsQuery, now)!;
+  const ask = () => new AskRelevance(wordStore().index("u")!, wordsQuery, now);
   const bm25: ScoreConfig = { ...perKindPreset.score, relevance: "bm25" };
   const ids = (slots: Int32Array | null) => slots && [...slots].map((slot) => `m${slot}`);
 
@@ -490,7 +464,7 @@ describe("an ask's relevance", () => {
   });
 
   it("has no matched slots to give or order when any slot can match (embeddings)", () => {
-    const scored = askRelevance(wordStore(), "u", { text: "tea", embedding: { model, vector: [1, 0, 0] } }, now)!.for({ ...bm25, relevance: "embedding" });
+    const scored = new AskRelevance(wordStore().index("u")!, { text: "tea", embedding: { model, vector: [1, 0, 0] } }, now).for({ ...bm25, relevance: "embedding" });
     expect(scored.matched(null)).toBeNull();
     expect(scored.matched(KIND_CODE.semantic)).toBeNull();
     expect(scored.matchedByRelevance(KIND_CODE.semantic)).toBeNull();
@@ -560,7 +534,7 @@ describe("rank recency", () => {
 });
 
 describe("a scope that holds nothing, and a backend without its input", () => {
-  it("gives each section empty under its quota, whatever is located, and no relevance to share", () => {
+  it("gives each section empty under its quota, whatever is located, alone or beside other policies", () => {
     const store = memoryStore();
     store.remember({ id: "m0", scope: "other", kind: "semantic", text: "tea", createdAt: now });
     const block = retrieve(store, { scope: "u", query: { text: "tea" }, now, policy: { ...perKindPreset, touch: true }, locate: ["m0"], neighbours: 1 });
@@ -575,13 +549,18 @@ describe("a scope that holds nothing, and a backend without its input", () => {
       })),
       text: "",
     });
-    expect(askRelevance(store, "u", { text: "tea" }, now)).toBeUndefined();
+    const ask = { scope: "u", query: { text: "tea" }, now, locate: ["m0"], neighbours: 1 };
+    expect(retrieveUnder(store, ask, [{ ...perKindPreset, touch: false }, { ...pooledPreset, touch: false }])).toEqual([
+      block,
+      { sections: [{ name: "pooled", ranked: [], kept: [], dropped: [], tokensUsed: 0, quota: pooledPreset.pooled.quota }], text: "" },
+    ]);
   });
 
   it("refuses the embedding backend, asked for by any one section, without the query's embedding", () => {
     const procedural = { ...perKindPreset.sections.procedural, score: { relevance: "embedding" as const } };
     const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, procedural } };
-    const message = new Error("the embedding relevance backend needs query.embedding (a vector and its model)");
+    // A usage mistake, not a bug: the caller asked for a ranking its query cannot give.
+    const message = new UserError("the embedding relevance backend needs query.embedding (a vector and its model)");
     expect(() => retrieve(memoryStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
     expect(() => retrieve(streamStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
     expect(retrieve(streamStore(), { scope: "u", query, now, policy }).sections[3].name).toBe("procedural");

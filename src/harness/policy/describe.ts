@@ -5,7 +5,7 @@
  * the kind's own decay rate), and an ablation by the settings in which it differs from the
  * baseline.
  */
-import { HYBRID_DEFAULTS, KINDS, type Kind, needsEmbedding, type RetrievalPolicy, type ScoreConfig, type SectionName, type SectionRule } from "../../memory/index.js";
+import { HYBRID_DEFAULTS, KINDS, type Kind, needsEmbedding, type PlannedSection, type RetrievalPolicy, type ScoreConfig, type SectionName, sectionPlan } from "../../memory/index.js";
 
 const UNITS: readonly [number, string][] = [
   [604_800_000, "week"],
@@ -21,9 +21,9 @@ interface Setting {
 
 /** One sentence-like summary of everything a policy does. */
 export function describePolicy(policy: RetrievalPolicy): string {
-  const sections = sectionNames(policy).map((name) => {
-    const settings = sectionSettings(policy, name).map((s) => `${s.label} ${s.value}`);
-    return `${name}: ${settings.join(", ")}`;
+  const sections = sectionPlan(policy).map((section) => {
+    const settings = sectionSettings(section).map((s) => `${s.label} ${s.value}`);
+    return `${section.name}: ${settings.join(", ")}`;
   });
   const layout = policy.mode === "pooled" ? "one pooled section" : "a section per kind";
   return `${layout} (${sections.join("; ")}); ${globalSettings(policy).map((s) => `${s.label} ${s.value}`).join(", ")}`;
@@ -38,22 +38,24 @@ export function describePolicy(policy: RetrievalPolicy): string {
 export function describeChanges(base: RetrievalPolicy, variant: RetrievalPolicy): string {
   const changes: string[] = [];
   if (base.mode !== variant.mode) {
-    const sections = sectionNames(variant)
-      .map((name) => `${name}: ${sectionSettings(variant, name).map((s) => `${s.label} ${s.value}`).join(", ")}`)
+    const sections = sectionPlan(variant)
+      .map((section) => `${section.name}: ${sectionSettings(section).map((s) => `${s.label} ${s.value}`).join(", ")}`)
       .join("; ");
     changes.push(`sections ${base.mode} → ${variant.mode} (${sections})`);
   } else {
     // The same change in several sections is stated once, naming the sections.
     const grouped = new Map<string, SectionName[]>();
-    for (const name of sectionNames(variant)) {
-      const before = new Map(sectionSettings(base, name).map((s) => [s.label, s.value]));
-      for (const setting of sectionSettings(variant, name)) {
+    // Both policies have the same mode, so the same sections in the same order.
+    const bases = sectionPlan(base);
+    for (const [i, section] of sectionPlan(variant).entries()) {
+      const before = new Map(sectionSettings(bases[i]).map((s) => [s.label, s.value]));
+      for (const setting of sectionSettings(section)) {
         const from = before.get(setting.label);
         if (from === setting.value) continue;
         // A setting that only now takes effect (recency given a weight, say) has no "before";
         // one that stops taking effect is implied by the change that stopped it.
         const key = from === undefined ? `${setting.label} ${setting.value}` : `${setting.label} ${from} → ${setting.value}`;
-        grouped.set(key, [...(grouped.get(key) ?? []), name]);
+        grouped.set(key, [...(grouped.get(key) ?? []), section.name]);
       }
     }
     for (const [change, names] of grouped) changes.push(variant.mode === "pooled" ? change : `${change} in ${names.join(", ")}`);
@@ -65,10 +67,6 @@ export function describeChanges(base: RetrievalPolicy, variant: RetrievalPolicy)
   return changes.length === 0 ? "no change" : changes.join("; ");
 }
 
-function sectionNames(policy: RetrievalPolicy): SectionName[] {
-  return policy.mode === "pooled" ? ["pooled"] : [...KINDS];
-}
-
 function globalSettings(policy: RetrievalPolicy): Setting[] {
   return [
     { label: "touch", value: onOff(policy.touch) },
@@ -76,11 +74,10 @@ function globalSettings(policy: RetrievalPolicy): Setting[] {
   ];
 }
 
-/** The settings that decide what section `name` keeps, in a fixed order. */
-function sectionSettings(policy: RetrievalPolicy, name: SectionName): Setting[] {
-  const rule: SectionRule = name === "pooled" ? policy.pooled : policy.sections[name];
+/** The settings that decide what a section keeps, in a fixed order. */
+function sectionSettings({ name, rule, score }: PlannedSection): Setting[] {
   const settings: Setting[] = [{ label: "order", value: rule.order === "newest" ? "newest first" : "by score" }];
-  if (rule.order === "score") settings.push(...scoreSettings({ ...policy.score, ...rule.score }, name));
+  if (rule.order === "score") settings.push(...scoreSettings(score, name));
   settings.push(
     { label: "at most", value: `${rule.limit} items` },
     { label: "quota", value: rule.quota === null ? "unbounded" : `${rule.quota} tokens` },

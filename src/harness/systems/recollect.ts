@@ -4,17 +4,17 @@
  * policy and ablation runs as this system.
  */
 import {
-  askRelevance,
+  type AskRequest,
   type Block,
-  type Kind,
   type MemoryStore,
   type NewMemory,
   openStore,
   PolicyKeys,
   type Query,
   retrieve,
+  retrieveUnder,
   type RetrievalPolicy,
-  type RetrieveRequest,
+  sectionPlan,
   type TokenCounter,
 } from "../../memory/index.js";
 import type { MemorySystem, Retrieved, SystemMemory, SystemQuery, SystemScope } from "./contract.js";
@@ -73,7 +73,8 @@ export class RecollectScope implements SystemScope {
   }
 
   async retrieve(query: SystemQuery): Promise<Retrieved> {
-    return this.rank(query, this.query(query), this.options.policy);
+    const { policy } = this.options;
+    return retrieved(retrieve(this.store, { ...this.ask(query), policy }), policy);
   }
 
   /**
@@ -82,30 +83,30 @@ export class RecollectScope implements SystemScope {
    * (a touch would change the state the next policy ranks). A sweep asks for this.
    */
   retrieveUnder(query: SystemQuery, policies: readonly NamedPolicy[]): Retrieved[] {
+    // Named here, where the policies have names; the memory library refuses it too.
     const touching = policies.find((p) => p.policy.touch);
     if (touching !== undefined) throw new Error(`policy "${touching.name}" touches: one store state cannot serve it beside others`);
-    // One query (its text and its vector) for every policy: the shared scores serve that query alone.
-    const prepared = this.query(query);
-    const shared = askRelevance(this.store, this.scope, prepared, query.now, this.keys);
-    try {
-      return policies.map(({ policy }) => this.rank(query, prepared, policy, shared));
-    } finally {
-      shared?.release();
-    }
+    const blocks = retrieveUnder(
+      this.store,
+      this.ask(query),
+      policies.map((p) => p.policy),
+      this.keys,
+    );
+    return blocks.map((block, i) => retrieved(block, policies[i].policy));
   }
 
   async close(): Promise<void> {
     this.store.close();
   }
 
-  private rank(query: SystemQuery, prepared: Query, policy: RetrievalPolicy, shared?: ReturnType<typeof askRelevance>): Retrieved {
-    const request: RetrieveRequest = { scope: this.scope, query: prepared, now: query.now, policy };
+  private ask(query: SystemQuery): AskRequest {
+    const request: AskRequest = { scope: this.scope, query: this.query(query), now: query.now };
     if (query.locate !== undefined) {
       request.locate = query.locate.ids;
       request.neighbours = query.locate.neighbours;
       if (query.locate.within !== undefined) request.locateWithin = query.locate.within;
     }
-    return retrieved(retrieve(this.store, request, shared), policy);
+    return request;
   }
 
   private query(query: SystemQuery): Query {
@@ -132,20 +133,16 @@ export class RecollectScope implements SystemScope {
 }
 
 function retrieved(block: Block, policy: RetrievalPolicy): Retrieved {
+  // The block's sections are the plan's, in its order.
+  const plan = sectionPlan(policy);
   return {
     ids: block.sections.flatMap((s) => s.kept),
     block: block.text,
-    sections: block.sections.map((s) => ({
+    sections: block.sections.map((s, i) => ({
       name: s.name,
       ranked: s.ranked.map(({ id, rank, rel, rec, imp, total }) => ({ id, rank, rel, rec, imp, total })),
       kept: s.kept,
-      weights: sectionWeights(policy, s.name),
+      weights: [...plan[i].score.weights] as [number, number, number],
     })),
   };
-}
-
-/** The weights a section scored with: its own override, or the policy's. */
-function sectionWeights(policy: RetrievalPolicy, section: string): [number, number, number] {
-  const rule = section === "pooled" ? policy.pooled : policy.sections[section as Kind];
-  return [...(rule?.score?.weights ?? policy.score.weights)] as [number, number, number];
 }

@@ -1,9 +1,30 @@
 /**
- * Ranked entries as parallel arrays, and the one order every section uses: by score (or by write
- * time for `newest`), then newer first by event time, then id, so that equal scores never depend
- * on insertion order.
+ * Which memories a section may rank, ranked entries as parallel arrays, and the one order every
+ * section uses: by score (or by write time for `newest`), then newer first by event time, then id,
+ * so that equal scores never depend on insertion order.
  */
 import type { RankView } from "./view.js";
+
+/** What a section asks of a candidate besides being current. */
+export interface CandidateRule {
+  /** The section's kind code; null for a pooled section, which takes every kind. */
+  readonly kind: number | null;
+  /** Only memories with relevance above 0. */
+  readonly requireRelevance: boolean;
+}
+
+/** Every current memory: what relevance backends score, and a pooled section with no relevance rule takes. */
+export const ANY_CURRENT: CandidateRule = { kind: null, requireRelevance: false };
+
+/**
+ * Whether `slot` is a candidate at `now` under `rule`: current (not superseded, not expired), of
+ * the rule's kind, and relevant when the rule asks for it, `rel` being its relevance. Every walk
+ * over the columns decides it here, so retrieval and relevance scoring cannot disagree on what is
+ * current. Small enough for V8 to inline into the hot loops that call it.
+ */
+export function isCandidate(view: Pick<RankView, "current" | "expiresAt" | "kind">, slot: number, now: number, rule: CandidateRule = ANY_CURRENT, rel = 0): boolean {
+  return view.current[slot] === 1 && view.expiresAt[slot] > now && (rule.kind === null || view.kind[slot] === rule.kind) && (!rule.requireRelevance || rel > 0);
+}
 
 /**
  * Entries with their signals, as parallel arrays. Plain arrays rather than typed ones: a ranking

@@ -3,7 +3,7 @@
  * visiting only memories that could place. The one ranker behind every retrieval.
  *
  * A candidate is a current memory of the section's kind (any kind when pooled), with relevance
- * above 0 when the rule requires it. Candidates are visited in up to three ways:
+ * above 0 when the rule requires it (isCandidate decides). Candidates are visited in up to three ways:
  * - `newest` order: the section's memories, each passed over when written before the bar;
  * - memories that match the query (from the relevance backend's postings), or every memory when
  *   the backend gives no postings (embeddings): each passed over when a bound on its total,
@@ -16,7 +16,7 @@
  */
 import type { RelevanceScores } from "../relevance/types.js";
 import type { ScoreConfig, SectionRule } from "../types.js";
-import { type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, pickCandidates } from "./candidates.js";
+import { type CandidateRule, type Candidates, candidatePrecedes, emptyCandidates, entryPrecedes, isCandidate, pickCandidates } from "./candidates.js";
 import { BoundedHeap } from "./heap.js";
 import { type KindRun, type RecencyMemo, SectionSignals, type SignalRange } from "./signals.js";
 import type { RankView } from "./view.js";
@@ -63,6 +63,7 @@ export class SectionRanking {
   private readonly runs: readonly KindRun[];
   /** Whether `matched` runs from the highest raw relevance down, so a walk may stop at its cutoff. */
   private readonly matchedByRelevance: boolean;
+  private readonly candidate: CandidateRule;
 
   constructor(
     private readonly view: RankView,
@@ -74,6 +75,7 @@ export class SectionRanking {
     options: SectionRankingOptions = {},
   ) {
     this.byScore = rule.order === "score";
+    this.candidate = { kind, requireRelevance: rule.requireRelevance };
     this.minCost = view.minTokens(kind);
     this.matched = options.matched === undefined ? relevance.matched : options.matched;
     this.matchedByRelevance = options.matched !== undefined && options.matchedByRelevance === true;
@@ -144,12 +146,13 @@ export class SectionRanking {
    * within the first `within`, when given.
    */
   rankOf(slots: readonly number[], within = Number.POSITIVE_INFINITY): Located[] {
-    const targets = [...new Set(slots)].filter((slot) => this.isCandidate(slot));
-    if (targets.length === 0) return [];
     const { view, byScore, signals } = this;
+    const { values } = this.relevance;
+    const targets = [...new Set(slots)].filter((slot) => slot >= 0 && slot < view.size && isCandidate(view, slot, this.now, this.candidate, signals.relevance(values[slot])));
+    if (targets.length === 0) return [];
     const pool = emptyCandidates(targets.length + 1);
     const scratch = targets.length;
-    targets.forEach((slot, i) => signals.write(pool, i, slot, this.relevance.values[slot]));
+    targets.forEach((slot, i) => signals.write(pool, i, slot, values[slot]));
     const before = targets.map(() => 0);
     let placing = targets.length;
     // A candidate that comes before a target has at least the target's key.
@@ -168,17 +171,6 @@ export class SectionRanking {
   /** What the bar is compared with: the total, or the write time for `newest`. */
   private key(c: Candidates, at: number): number {
     return this.byScore ? c.total[at] : this.view.createdAt[c.slots[at]];
-  }
-
-  private isCandidate(slot: number): boolean {
-    const { view, kind } = this;
-    if (slot < 0 || slot >= view.size || !this.isCurrent(slot)) return false;
-    if (kind !== null && view.kind[slot] !== kind) return false;
-    return !this.rule.requireRelevance || this.signals.relevance(this.relevance.values[slot]) > 0;
-  }
-
-  private isCurrent(slot: number): boolean {
-    return this.view.current[slot] === 1 && this.view.expiresAt[slot] > this.now;
   }
 
   /**
@@ -231,9 +223,7 @@ export class SectionRanking {
     if (this.byScore && signals.cannotReachWith(rel, bar)) return false;
     // A filter (fits the quota left) rules out most of what it is asked for: checked early.
     if (accept !== null && !accept(slot)) return false;
-    if (!this.isCurrent(slot)) return false;
-    if (this.kind !== null && view.kind[slot] !== this.kind) return false;
-    if (this.rule.requireRelevance && !(rel > 0)) return false;
+    if (!isCandidate(view, slot, this.now, this.candidate, rel)) return false;
     return this.byScore ? !signals.cannotReach(slot, rel, bar) : !(view.createdAt[slot] < bar);
   }
 
@@ -280,7 +270,8 @@ export class SectionRanking {
         bounds[best] = boundAt(best);
         const slot = run.slots[at];
         if (accept !== null && !accept(slot)) continue;
-        if (!view.accessOrder.isLive(slot, run.versions[at]) || !this.isCurrent(slot) || values[slot] > 0) continue;
+        // An unmatched memory's relevance is 0.
+        if (!view.accessOrder.isLive(slot, run.versions[at]) || !isCandidate(view, slot, this.now, this.candidate, 0) || values[slot] > 0) continue;
         this.visited++;
         const raised = visit(slot, 0);
         if (raised === null) return;
@@ -296,12 +287,13 @@ export class SectionRanking {
   /** The largest raw relevance among the section's memories (bm25 divides by it). */
   private largestRelevance(): number {
     const { values } = this.relevance;
-    const { matched, view, kind } = this;
+    const { matched, view } = this;
     let max = 0;
     const count = matched === null ? view.size : matched.length;
     for (let i = 0; i < count; i++) {
       const slot = matched === null ? i : matched[i];
-      if (values[slot] > max && this.isCurrent(slot) && (kind === null || view.kind[slot] === kind)) max = values[slot];
+      // A raw relevance above 0 is above 0 at any scale, so it meets a relevance rule.
+      if (values[slot] > max && isCandidate(view, slot, this.now, this.candidate, values[slot])) max = values[slot];
     }
     return max;
   }

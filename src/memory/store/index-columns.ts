@@ -4,6 +4,7 @@
  * embeddings share one contiguous Float32Array (slot × dim).
  */
 import { renderLine } from "../escape.js";
+import { isCandidate } from "../rank/candidates.js";
 import { importanceScore } from "../scoring.js";
 import { KINDS, type Kind, type Memory } from "../types.js";
 import type { Prefaulter } from "../vector/prefault.js";
@@ -191,7 +192,7 @@ export class ScopeIndex {
   }
 
   isCurrent(slot: number, now: number): boolean {
-    return this.current[slot] === 1 && this.expiresAt[slot] > now;
+    return isCandidate(this, slot, now);
   }
 
   /** Document count and total words over the memories current at `now`, for bm25. */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  ANY_CURRENT,
   candidatePrecedes,
   emptyCandidates,
   entryPrecedes,
   eventTime,
+  isCandidate,
   pickCandidates,
 } from "../../../src/memory/rank/candidates.js";
 import type { RankView } from "../../../src/memory/rank/view.js";
@@ -17,6 +19,35 @@ function view(rows: { id: string; createdAt: number; occurredAt?: number }[]): R
     occurredAt: Float64Array.from(rows, (r) => r.occurredAt ?? NaN),
   } as unknown as RankView;
 }
+
+describe("isCandidate", () => {
+  // Slots: a current fact, a corrected fact, a fact that expires at 100, a current event.
+  const columns = {
+    current: Uint8Array.from([1, 0, 1, 1]),
+    expiresAt: Float64Array.from([Infinity, Infinity, 100, Infinity]),
+    kind: Uint8Array.from([1, 1, 1, 2]),
+  };
+  const slots = [0, 1, 2, 3];
+
+  it("takes every current memory by default: neither corrected nor expired at `now`", () => {
+    expect(slots.map((slot) => isCandidate(columns, slot, 99))).toEqual([true, false, true, true]);
+    // Expired at the moment itself.
+    expect(slots.map((slot) => isCandidate(columns, slot, 100))).toEqual([true, false, false, true]);
+    expect(slots.map((slot) => isCandidate(columns, slot, 99, ANY_CURRENT, 0))).toEqual([true, false, true, true]);
+  });
+
+  it("takes only the section's kind, and every kind when the section is pooled", () => {
+    expect(slots.map((slot) => isCandidate(columns, slot, 0, { kind: 2, requireRelevance: false }))).toEqual([false, false, false, true]);
+    expect(slots.map((slot) => isCandidate(columns, slot, 0, { kind: null, requireRelevance: false }))).toEqual([true, false, true, true]);
+  });
+
+  it("takes only memories with relevance above 0 when the rule requires it, and never a memory that is not current", () => {
+    const relevant = { kind: 1, requireRelevance: true };
+    expect([0.5, 0, -1, Number.NaN].map((rel) => isCandidate(columns, 0, 0, relevant, rel))).toEqual([true, false, false, false]);
+    expect(isCandidate(columns, 0, 0, { kind: 1, requireRelevance: false }, 0)).toBe(true);
+    expect(isCandidate(columns, 1, 0, relevant, 1)).toBe(false);
+  });
+});
 
 describe("eventTime", () => {
   it("is when the event happened, or when the memory was written if it has no event time", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { askRelevance, retrieve } from "../../../src/memory/retrieve.js";
+import { AskRelevance } from "../../../src/memory/ask-relevance.js";
+import { retrieve, retrieveUnder } from "../../../src/memory/retrieve.js";
 import { pooledPreset } from "../../../src/memory/presets.js";
 import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
 import { embeddingRelevance } from "../../../src/memory/relevance/embedding.js";
@@ -220,7 +221,7 @@ describe("hybrid relevance", () => {
 
     it("keeps apart settings that differ in fusion, weight or k, and shares those that agree once defaults are filled", () => {
       const store = teaStore();
-      const shared = askRelevance(store, "u", QUERY, T0)!;
+      const shared = new AskRelevance(store.index("u")!, QUERY, T0);
       const rrf = shared.for(score({ fusion: "rrf", weight: 0.5, k: 60 }));
       expect(shared.for(score())).toBe(rrf);
       expect(shared.for(score({}))).toBe(rrf);
@@ -241,9 +242,7 @@ describe("hybrid relevance", () => {
       const store = teaStore();
       const policies = [hybridPolicy({ weight: 0.9 }), hybridPolicy({ weight: 0.1 }), hybridPolicy({ fusion: "convex", weight: 0.9 }), hybridPolicy({ k: 1, weight: 0.1 })];
       const alone = policies.map((policy) => retrieve(store, { scope: "u", query: QUERY, now: T0, policy }));
-      const shared = askRelevance(store, "u", QUERY, T0)!;
-      const together = policies.map((policy) => retrieve(store, { scope: "u", query: QUERY, now: T0, policy }, shared));
-      shared.release();
+      const together = retrieveUnder(store, { scope: "u", query: QUERY, now: T0 }, policies);
       expect(together).toEqual(alone);
       // The settings change the ranking here, so sharing the wrong scores would show.
       expect(alone[0]!.sections[0]!.ranked.map((r) => r.id)).not.toEqual(alone[1]!.sections[0]!.ranked.map((r) => r.id));
