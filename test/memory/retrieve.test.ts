@@ -7,7 +7,7 @@ import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
 import { openStore } from "../../src/memory/store/store.js";
 import { KIND_CODE } from "../../src/memory/store/index-columns.js";
 import type { RetrievalPolicy, ScoreConfig, SectionRule } from "../../src/memory/types.js";
-import { UserError } from "../../src/shared/errors.js";
+import { RecollectError } from "../../src/shared/errors.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "./helpers.js";
 
 const now = T0;
@@ -422,14 +422,14 @@ describe("retrieveUnder: one ask under many policies, its relevance shared", () 
   it("refuses a policy that touches, naming its place among the policies: a touch changes the state the next one ranks", () => {
     const store = wordStore();
     expect(() => retrieveUnder(store, ask(), [policies[0], { ...policies[1], touch: true }, policies[2]])).toThrow(
-      new UserError("policy 2 of 3 touches: one store state cannot serve it beside others"),
+      new RecollectError("policy 2 of 3 touches: one store state cannot serve it beside others"),
     );
   });
 
   it("refuses a query that some policy's backend cannot score", () => {
     const embedding: RetrievalPolicy = { ...policies[0], score: { ...policies[0].score, relevance: "embedding" } };
     expect(() => retrieveUnder(wordStore(), ask(), [policies[0], embedding])).toThrow(
-      new UserError("the embedding relevance backend needs query.embedding (a vector and its model)"),
+      new RecollectError("the embedding relevance backend needs query.embedding (a vector and its model)"),
     );
   });
 });
@@ -560,7 +560,7 @@ describe("a scope that holds nothing, and a backend without its input", () => {
     const procedural = { ...perKindPreset.sections.procedural, score: { relevance: "embedding" as const } };
     const policy: RetrievalPolicy = { ...perKindPreset, sections: { ...perKindPreset.sections, procedural } };
     // A usage mistake, not a bug: the caller asked for a ranking its query cannot give.
-    const message = new UserError("the embedding relevance backend needs query.embedding (a vector and its model)");
+    const message = new RecollectError("the embedding relevance backend needs query.embedding (a vector and its model)");
     expect(() => retrieve(memoryStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
     expect(() => retrieve(streamStore(), { scope: "u", query: { text: "tea" }, now, policy })).toThrow(message);
     expect(retrieve(streamStore(), { scope: "u", query, now, policy }).sections[3].name).toBe("procedural");
