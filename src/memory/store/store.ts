@@ -19,7 +19,7 @@ import { Prefaulter } from "../vector/prefault.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION, vectorToBlob } from "./schema.js";
+import { COLUMNS_PER_ROW, MEMORY_COLUMNS, type MemoryRow, pushRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -152,8 +152,7 @@ class SqliteMemoryStore implements MemoryStore {
     readonly file: string,
     private readonly tokenizer: TokenCounter,
   ) {
-    const columns = `INSERT INTO memories (seq, id, scope, kind, text, created_at, occurred_at, last_accessed_at,
-         importance, tokens, supersedes, expires_at, source, embedding, embedding_model) VALUES `;
+    const columns = `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES `;
     const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
     this.insertOne = db.prepare(columns + row);
     this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
@@ -438,33 +437,9 @@ function alreadyCorrected(id: string, target: string, earlier: string): UserErro
   return userError(`cannot write ${id} as the correction of ${target}: ${target} is already corrected by ${earlier}; correct ${earlier} instead`);
 }
 
-const COLUMNS_PER_ROW = 15;
 /** Rows read at a time when the store opens or catches up with other processes. */
 export const CATCH_UP_CHUNK = 4096;
 const ROWS_PER_INSERT = 32;
-
-/** Appends the insert parameters of row `seq`, `m`, to `params`, in the insert statement's column order. */
-function pushRow(params: unknown[], seq: number, m: Memory): unknown[] {
-  const { embedding } = m;
-  params.push(
-    seq,
-    m.id,
-    m.scope,
-    m.kind,
-    m.text,
-    m.createdAt,
-    m.occurredAt,
-    m.lastAccessedAt,
-    m.importance,
-    m.tokens,
-    m.supersedes,
-    m.expiresAt,
-    m.source,
-    embedding === null ? null : vectorToBlob(embedding),
-    m.embeddingModel,
-  );
-  return params;
-}
 
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
