@@ -14,7 +14,7 @@ import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
 import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 import { SectionRanking } from "./rank/section-ranking.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
-import type { MemoryStore } from "./store/store.js";
+import { type MemoryStore, scopeIndex } from "./store/store.js";
 import { type Block, KINDS, type Query, type RetrieveRequest, type ScoreConfig, type SectionName, type SectionRule } from "./types.js";
 
 export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: AskRelevance): Block {
@@ -30,7 +30,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
     }
   }
 
-  const index = store.index(request.scope);
+  const index = scopeIndex(store, request.scope);
   // A scope that holds nothing has nothing to rank, locate or touch.
   if (index === undefined) return { sections: plan.map(({ name, rule }) => emptySection(name, rule.quota)), text: "" };
   const located = locatedSlots(index, request.locate);
@@ -85,7 +85,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest, shared?: 
  * the store changes, and no policy it serves may touch.
  */
 export function askRelevance(store: MemoryStore, scope: string, query: Query, now: number, keys?: PolicyKeys): AskRelevance | undefined {
-  const index = store.index(scope);
+  const index = scopeIndex(store, scope);
   return index === undefined ? undefined : new AskRelevance(index, query, now, keys);
 }
 

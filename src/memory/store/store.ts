@@ -43,9 +43,35 @@ export interface MemoryStore {
   /** Stored memories (current or not), in one scope or in all. */
   size(scope?: string): number;
   scopes(): string[];
-  /** The scope's in-memory index; retrieval reads it instead of SQLite. */
-  index(scope: string): ScopeIndex | undefined;
+  /**
+   * The scope's embeddings as retrieval reads them, or undefined when it has none. For measuring
+   * a pass over them against retrieval (see the bench's floor), not for changing them: the view
+   * is read-only by contract and valid until the next write to the store.
+   */
+  embeddings(scope: string): StoredEmbeddings | undefined;
   close(): void;
+}
+
+/** A scope's embedding column, as MemoryStore.embeddings lends it. */
+export interface StoredEmbeddings {
+  /** Dimensions of every vector of the scope. */
+  readonly dim: number;
+  /** The vectors of the scope's memories one after another, slot × dim, as retrieval reads them. */
+  readonly vectors: Float32Array;
+  /**
+   * The WebAssembly memory that holds `vectors` when a large column is read by the SIMD kernel,
+   * or null when plain JavaScript reads it.
+   */
+  readonly wasmMemory: WebAssembly.Memory | null;
+}
+
+/**
+ * The scope's in-memory index, which retrieval reads instead of SQLite; undefined when the scope
+ * holds nothing. Inside memory/ only: MemoryStore hands it to no one.
+ */
+export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | undefined {
+  if (!(store instanceof SqliteMemoryStore)) throw new Error("retrieval needs a store made by openStore");
+  return store.indexOf(scope);
 }
 
 /**
@@ -217,7 +243,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   size(scope?: string): number {
-    if (scope !== undefined) return this.index(scope)?.size ?? 0;
+    if (scope !== undefined) return this.indexOf(scope)?.size ?? 0;
     let total = 0;
     for (const { index } of this.scopeStates.values()) total += index.size;
     return total;
@@ -227,7 +253,15 @@ class SqliteMemoryStore implements MemoryStore {
     return [...this.scopeStates.keys()];
   }
 
-  index(scope: string): ScopeIndex | undefined {
+  embeddings(scope: string): StoredEmbeddings | undefined {
+    const index = this.indexOf(scope);
+    const vectors = index?.vectors ?? null;
+    if (index === undefined || vectors === null) return undefined;
+    return { dim: vectors.dim, vectors: vectors.data.subarray(0, index.size * vectors.dim), wasmMemory: vectors.wasmMemory };
+  }
+
+  /** See scopeIndex: not part of MemoryStore. */
+  indexOf(scope: string): ScopeIndex | undefined {
     return this.scopeStates.get(scope)?.index;
   }
 
@@ -321,7 +355,7 @@ class SqliteMemoryStore implements MemoryStore {
    * copies them into its column after the commit. Any other array is rounded into a new one.
    */
   private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
-    const dim = this.index(scope)?.dim || batch.dims.get(scope) || given.length;
+    const dim = this.indexOf(scope)?.dim || batch.dims.get(scope) || given.length;
     if (given.length === 0 || given.length !== dim) {
       throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
@@ -344,7 +378,7 @@ class SqliteMemoryStore implements MemoryStore {
    * given under the write lock after the catch-up, so it is free in the file, not only here.
    */
   private defaultId(scope: string, batch: Batch): string {
-    let n = (this.index(scope)?.size ?? 0) + batch.size + 1;
+    let n = (this.indexOf(scope)?.size ?? 0) + batch.size + 1;
     while (this.isStored(scope, `${scope}#${n}`) || batch.has(scope, `${scope}#${n}`)) n++;
     return `${scope}#${n}`;
   }
