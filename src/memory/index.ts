@@ -16,7 +16,6 @@
 export * from "./types.js";
 /** The scoring contract: recency, importance, relevance and their weighted sum, pure functions. */
 export {
-  DEFAULT_DECAY_RATE,
   HOUR_MS,
   importanceScore,
   recencyScore,
@@ -35,23 +34,19 @@ export {
   loadTokenizerFromFiles,
   TOKENIZER_MANIFEST,
   type TokenCounter,
-  type TokenizerManifest,
 } from "./tokenizer.js";
 /** Counts a completed request, chat template included, before it is sent. */
 export { applyGemmaChatTemplate, type ChatMessage, countRequest } from "./count-request.js";
 /** Ready-made retrieval policies (stream, per-kind, pooled, full) and their limits. */
 export {
-  FULL_QUOTAS,
   fullPolicy,
   perKindPreset,
-  POOLED_LIMIT,
   POOLED_QUOTA,
   pooledPreset,
   PRESET_NAMES,
   PRESETS,
   type PresetName,
   QUOTAS,
-  SECTION_LIMITS,
   streamPreset,
   WORKING_LIMIT,
 } from "./presets.js";
@@ -74,8 +69,6 @@ export {
   needsEmbedding,
   RELEVANCE_BACKENDS,
   type RelevanceBackend,
-  type RelevanceInput,
-  type RelevanceScores,
 } from "./relevance/index.js";
 export { BM25_B, BM25_K1 } from "./relevance/bm25.js";
 /**
@@ -84,6 +77,6 @@ export { BM25_B, BM25_K1 } from "./relevance/bm25.js";
  */
 export { type MemoryStore, type OpenStoreOptions, openStore, type StoredEmbeddings } from "./store/store.js";
 /** The store's schema versions, for tools that read or migrate its files. */
-export { LEGACY_SCOPE, SCHEMA_VERSION } from "./store/schema.js";
+export { LEGACY_SCOPE } from "./store/schema.js";
 export { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "./store/migrations.js";
 export { SCHEMA_V5, vectorToBlob } from "./store/schema.js";
