@@ -3,7 +3,32 @@
  * Float32Array that the dot products read. A plain JS sum is the floor for a JS loop; a SIMD sum
  * (four f32x4 accumulators) approaches the memory-bandwidth floor that no exact kernel can beat.
  */
-import { F64, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../shared/wasm-encoding.js";
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  F32X4_ADD,
+  F32X4_EXTRACT_LANE,
+  F64,
+  F64_ADD,
+  F64_PROMOTE_F32,
+  get,
+  I32,
+  i32,
+  I32_ADD,
+  I32_GE_U,
+  I32_MUL,
+  LOOP,
+  memarg,
+  oneFunctionModule,
+  set,
+  simd,
+  V128,
+  V128_CONST,
+  V128_LOAD,
+  VOID,
+} from "../shared/wasm-encoding.js";
 
 export function plainSum(values: Float32Array): number {
   let sum = 0;
@@ -14,33 +39,21 @@ export function plainSum(values: Float32Array): number {
 // sum(ptr, floats) → f64: sixteen floats a turn into four f32x4 accumulators; `floats` is a
 // multiple of 16 and ptr 16-byte aligned.
 function sumModuleBytes(): Uint8Array<ArrayBuffer> {
-  const [PTR, FLOATS, END, A0] = [0, 1, 2, 3];
-  const get = (l: number) => [0x20, ...uleb(l)];
-  const set = (l: number) => [0x21, ...uleb(l)];
-  const i32 = (n: number) => [0x41, ...sleb(n)];
+  const [PTR, FLOATS, STOP, A0] = [0, 1, 2, 3];
   const code: number[] = [];
   const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
-  emit(get(PTR), get(FLOATS), i32(4), [0x6c, 0x6a], set(END)); // end = ptr + floats·4
-  for (let k = 0; k < 4; k++) emit(simd(0x0c, ...new Array(16).fill(0)), set(A0 + k));
-  emit([0x02, 0x40, 0x03, 0x40], get(PTR), get(END), [0x4f, 0x0d, 1]); // block loop; br_if ptr ≥ end
-  for (let k = 0; k < 4; k++) emit(get(A0 + k), get(PTR), simd(0x00, 4, 16 * k), simd(0xe4), set(A0 + k)); // f32x4.add
-  emit(get(PTR), i32(64), [0x6a], set(PTR), [0x0c, 0, 0x0b, 0x0b]);
+  emit(get(PTR), get(FLOATS), i32(4), [I32_MUL, I32_ADD], set(STOP)); // stop = ptr + floats·4
+  for (let k = 0; k < 4; k++) emit(simd(V128_CONST, ...new Array(16).fill(0)), set(A0 + k));
+  emit([BLOCK, VOID, LOOP, VOID], get(PTR), get(STOP), [I32_GE_U, BR_IF, 1]);
+  for (let k = 0; k < 4; k++) emit(get(A0 + k), get(PTR), simd(V128_LOAD, ...memarg(4, 16 * k)), simd(F32X4_ADD), set(A0 + k));
+  emit(get(PTR), i32(64), [I32_ADD], set(PTR), [BR, 0, END, END]);
   // Lanes of (a0 + a1) + (a2 + a3), widened and added.
-  emit(get(A0), get(A0 + 1), simd(0xe4), get(A0 + 2), get(A0 + 3), simd(0xe4), simd(0xe4), set(A0));
+  emit(get(A0), get(A0 + 1), simd(F32X4_ADD), get(A0 + 2), get(A0 + 3), simd(F32X4_ADD), simd(F32X4_ADD), set(A0));
   for (let lane = 0; lane < 4; lane++) {
-    emit(get(A0), simd(0x1f, lane), [0xbb]); // f32x4.extract_lane, f64.promote_f32
-    if (lane > 0) emit([0xa0]);
+    emit(get(A0), simd(F32X4_EXTRACT_LANE, lane), [F64_PROMOTE_F32]);
+    if (lane > 0) emit([F64_ADD]);
   }
-  const locals = vec([[...uleb(1), I32], [...uleb(4), V128]]);
-  const fn = [...locals, ...code, 0x0b];
-  return new Uint8Array([
-    ...WASM_HEADER,
-    ...section(1, vec([[0x60, ...vec([[I32], [I32]]), ...vec([[F64]])]])),
-    ...section(2, vec([sharedMemoryImport()])),
-    ...section(3, vec([[0x00]])),
-    ...section(7, vec([[...name("sum"), 0x00, 0x00]])),
-    ...section(10, vec([[...uleb(fn.length), ...fn]])),
-  ]);
+  return oneFunctionModule({ name: "sum", params: [I32, I32], results: [F64], locals: [[1, I32], [4, V128]], code });
 }
 
 /**

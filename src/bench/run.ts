@@ -248,9 +248,9 @@ function benchSize(
     const [full] = timeInterleaved([(i) => retrieve(store, request(at(i), fullPolicy))], budget);
 
     log(`N=${size}: embedding relevance against a one-pass floor`);
-    const vectors = store.index(BENCH_SCOPE)?.vectors ?? null;
-    const used = vectors === null ? new Float32Array(0) : vectors.data.subarray(0, size * vectors.dim);
-    const memory = vectors?.wasmMemory ?? null;
+    const stored = store.embeddings(BENCH_SCOPE);
+    const used = stored?.vectors ?? new Float32Array(0);
+    const memory = stored?.wasmMemory ?? null;
     const summer = (memory === null ? null : simdSummer(memory)) ?? plainSum;
     const [embedding, floor] = timeInterleaved(
       [(i) => retrieve(store, request(at(i), streamPreset)), () => summer(used)],
@@ -266,7 +266,7 @@ function benchSize(
       full,
       embedding,
       floor,
-      simd: vectors?.usesSimd ?? false,
+      simd: memory !== null,
       ingestPerSecond: { recollect: (size / total(ingestMs)) * 1000, fts5: (size / total(fts5Ms)) * 1000 },
       ratios: {
         streamVsFts5: fts5Query.p50 / stream.p50,

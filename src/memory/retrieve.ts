@@ -15,7 +15,7 @@ import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 import { SectionRanking, type SectionRankingOptions } from "./rank/section-ranking.js";
 import { type PlannedSection, sectionPlan } from "./section-plan.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
-import type { MemoryStore } from "./store/store.js";
+import { type MemoryStore, scopeIndex } from "./store/store.js";
 import { type Block, KINDS, type Query, type RetrievalPolicy, type RetrieveRequest, type Section } from "./types.js";
 
 /** One question at one moment: a retrieval request without its policy. */
@@ -25,7 +25,7 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   const { policy, query, now } = request;
   const plan = sectionPlan(policy);
   refuseMissingEmbedding(plan, query);
-  const index = store.index(request.scope);
+  const index = scopeIndex(store, request.scope);
   // A scope that holds nothing has nothing to rank, locate or touch.
   if (index === undefined) return emptyBlock(plan);
   const ask = new AskSections(index, request);
@@ -57,7 +57,7 @@ export function retrieveUnder(store: MemoryStore, request: AskRequest, policies:
   if (touching >= 0) throw userError(`policy ${touching + 1} of ${policies.length} touches: one store state cannot serve it beside others`);
   const plans = policies.map(sectionPlan);
   for (const plan of plans) refuseMissingEmbedding(plan, request.query);
-  const index = store.index(request.scope);
+  const index = scopeIndex(store, request.scope);
   if (index === undefined) return plans.map(emptyBlock);
   const ask = new AskSections(index, request);
   // Each backend scores once for every policy. Recency, and matched slots in relevance order, are

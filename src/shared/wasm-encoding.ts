@@ -1,6 +1,7 @@
 /**
  * The few pieces of the WebAssembly binary format that hand-assembled kernels need: LEB128
- * integers, names, sections and vectors. Enough for a one-function module, no more.
+ * integers, names, sections and vectors, the instructions they use, named as in the text format,
+ * and the module around one exported function. Enough for a one-function module, no more.
  */
 
 export const WASM_HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
@@ -43,6 +44,46 @@ export const section = (id: number, body: number[]) => [id, ...uleb(body.length)
 export const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
 /** A SIMD instruction: the 0xfd prefix, its opcode, then its immediates. */
 export const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
+
+// Control: a block's or an if's type VOID takes and leaves nothing; branches name their depth.
+export const [BLOCK, LOOP, IF, END, BR, BR_IF, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x40];
+export const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_LT_U, I32_GE_U, I32_GT_U, I32_SHL] = [0x6a, 0x6b, 0x6c, 0x71, 0x49, 0x4f, 0x4b, 0x74];
+export const [F32_ADD, F32_MUL, F32_LOAD, F64_ADD, F64_STORE, F64_PROMOTE_F32] = [0x92, 0x94, 0x2a, 0xa0, 0x39, 0xbb];
+// SIMD opcodes, written after the prefix by simd().
+export const [V128_LOAD, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x00, 0x0c, 0x1f, 0xe4, 0xe6];
+
+/** local.get and local.set of local `l`. */
+export const get = (l: number) => [0x20, ...uleb(l)];
+export const set = (l: number) => [0x21, ...uleb(l)];
+/** i32.const `n`. */
+export const i32 = (n: number) => [0x41, ...sleb(n)];
+/** A load's or store's immediates: log2 of its alignment, then its offset. */
+export const memarg = (align: number, offset: number) => [...uleb(align), ...uleb(offset)];
+
+export interface OneFunction {
+  /** Its export name. */
+  name: string;
+  params: number[];
+  results: number[];
+  /** Runs of locals past the parameters: [how many, type]. */
+  locals: [number, number][];
+  /** Its instructions, without the final END. */
+  code: number[];
+}
+
+/** A module that imports `env.memory` (see sharedMemoryImport) and exports one function. */
+export function oneFunctionModule(fn: OneFunction): Uint8Array<ArrayBuffer> {
+  const type = [0x60, ...vec(fn.params.map((t) => [t])), ...vec(fn.results.map((t) => [t]))];
+  const body = [...vec(fn.locals.map(([count, t]) => [...uleb(count), t])), ...fn.code, END];
+  return new Uint8Array([
+    ...WASM_HEADER,
+    ...section(1, vec([type])),
+    ...section(2, vec([sharedMemoryImport()])),
+    ...section(3, vec([[0x00]])),
+    ...section(7, vec([[...name(fn.name), 0x00, 0x00]])),
+    ...section(10, vec([[...uleb(body.length), ...body]])),
+  ]);
+}
 
 /** The most pages (64 KiB each) a 32-bit WebAssembly memory can hold: 4 GiB. */
 export const MAX_PAGES = 65_536;

@@ -4,7 +4,7 @@ import { perKindPreset, pooledPreset, streamPreset, WORKING_LIMIT } from "../../
 import { AskRelevance, PolicyKeys } from "../../src/memory/ask-relevance.js";
 import { type AskRequest, retrieve, retrieveUnder } from "../../src/memory/retrieve.js";
 import { importanceScore, recencyScore } from "../../src/memory/scoring.js";
-import { openStore } from "../../src/memory/store/store.js";
+import { openStore, scopeIndex } from "../../src/memory/store/store.js";
 import { KIND_CODE } from "../../src/memory/store/index-columns.js";
 import type { RetrievalPolicy, ScoreConfig, SectionRule } from "../../src/memory/types.js";
 import { RecollectError } from "../../src/shared/errors.js";
@@ -435,7 +435,7 @@ describe("retrieveUnder: one ask under many policies, its relevance shared", () 
 });
 
 describe("an ask's relevance", () => {
-  const ask = () => new AskRelevance(wordStore().index("u")!, wordsQuery, now);
+  const ask = () => new AskRelevance(scopeIndex(wordStore(), "u")!, wordsQuery, now);
   const bm25: ScoreConfig = { ...perKindPreset.score, relevance: "bm25" };
   const ids = (slots: Int32Array | null) => slots && [...slots].map((slot) => `m${slot}`);
 
@@ -464,7 +464,7 @@ describe("an ask's relevance", () => {
   });
 
   it("has no matched slots to give or order when any slot can match (embeddings)", () => {
-    const scored = new AskRelevance(wordStore().index("u")!, { text: "tea", embedding: { model, vector: [1, 0, 0] } }, now).for({ ...bm25, relevance: "embedding" });
+    const scored = new AskRelevance(scopeIndex(wordStore(), "u")!, { text: "tea", embedding: { model, vector: [1, 0, 0] } }, now).for({ ...bm25, relevance: "embedding" });
     expect(scored.matched(null)).toBeNull();
     expect(scored.matched(KIND_CODE.semantic)).toBeNull();
     expect(scored.matchedByRelevance(KIND_CODE.semantic)).toBeNull();

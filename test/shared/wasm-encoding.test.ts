@@ -1,5 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { name, section, simd, sleb, uleb, vec, WASM_HEADER } from "../../src/shared/wasm-encoding.js";
+import {
+  F32_LOAD,
+  F64,
+  F64_ADD,
+  F64_PROMOTE_F32,
+  get,
+  I32,
+  i32,
+  I32_ADD,
+  memarg,
+  name,
+  oneFunctionModule,
+  section,
+  set,
+  sharedMemory,
+  simd,
+  sleb,
+  uleb,
+  vec,
+  WASM_HEADER,
+} from "../../src/shared/wasm-encoding.js";
 
 // Examples from the LEB128 article and the WebAssembly binary format specification.
 describe("uleb (unsigned LEB128)", () => {
@@ -37,5 +57,30 @@ describe("the binary format's pieces", () => {
   });
   it("the header makes a module that WebAssembly accepts", () => {
     expect(WebAssembly.validate(new Uint8Array(WASM_HEADER))).toBe(true);
+  });
+});
+
+describe("oneFunctionModule", () => {
+  // sum2(ptr) → f64: the float32 at ptr plus the one after it, through a scratch local.
+  const sum2 = () =>
+    oneFunctionModule({
+      name: "sum2",
+      params: [I32],
+      results: [F64],
+      locals: [[1, I32]],
+      code: [...get(0), ...i32(4), I32_ADD, ...set(1), ...get(0), F32_LOAD, ...memarg(2, 0), F64_PROMOTE_F32, ...get(1), F32_LOAD, ...memarg(2, 0), F64_PROMOTE_F32, F64_ADD],
+    });
+
+  it("makes a module that imports a shared env.memory and exports the one function under its name", () => {
+    const module = new WebAssembly.Module(sum2());
+    expect(WebAssembly.Module.imports(module)).toEqual([{ module: "env", name: "memory", kind: "memory" }]);
+    expect(WebAssembly.Module.exports(module)).toEqual([{ name: "sum2", kind: "function" }]);
+  });
+
+  it("runs the function over that memory", () => {
+    const memory = sharedMemory(1);
+    new Float32Array(memory.buffer).set([0, 1.5, 2.25], 0);
+    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(sum2()), { env: { memory } });
+    expect((exports.sum2 as (ptr: number) => number)(4)).toBe(3.75);
   });
 });

@@ -11,6 +11,7 @@ import type { Prefaulter } from "../vector/prefault.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
 import { Postings } from "./postings.js";
+import { type ColumnArray, type IndexedColumns, MEMORY_ROW } from "./schema.js";
 
 export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
   KINDS.map((k, i) => [k, i]),
@@ -19,6 +20,37 @@ export const KIND_CODE: Readonly<Record<Kind, number>> = Object.fromEntries(
 const NO_MODEL = -1;
 /** One spare relevance array per backend a retrieval can use at once. */
 const MAX_SPARE_SCORES = 3;
+
+/**
+ * The typed-array columns the index works out itself, beside the fields of MEMORY_ROW it keeps:
+ * `current` is 1 until a correction supersedes the memory (expiry is checked against `now`
+ * separately); the word counts, with and without stopwords, are bm25's document lengths;
+ * `embeddingModel` is an index into `models`, or NO_MODEL when the memory has no embedding.
+ */
+const DERIVED = [
+  { name: "current", array: Uint8Array, fill: 0 },
+  { name: "wordCount", array: Int32Array, fill: 0 },
+  { name: "contentWordCount", array: Int32Array, fill: 0 },
+  { name: "embeddingModel", array: Int32Array, fill: NO_MODEL },
+  { name: "embeddingNorm", array: Float64Array, fill: 0 },
+] as const;
+
+type DerivedColumns = { [C in (typeof DERIVED)[number] as C["name"]]: InstanceType<C["array"]> };
+
+/** A memory field's column: its name, and its value for a memory. */
+const KEPT = MEMORY_ROW.flatMap((c) =>
+  "index" in c ? [{ name: c.field, value: "indexValue" in c ? c.indexValue : (m: Memory) => m[c.field] as number }] : [],
+);
+
+/** Every typed-array column, with what its slots past `size` hold. */
+const TYPED: readonly { name: keyof IndexedColumns | keyof DerivedColumns; array: new (length: number) => ColumnArray; fill: number }[] = [
+  ...MEMORY_ROW.flatMap((c) => ("index" in c ? [{ name: c.field, array: c.index, fill: 0 }] : [])),
+  ...DERIVED,
+];
+
+// The typed-array columns, made from MEMORY_ROW and DERIVED rather than declared one by one. Read
+// only from outside: grow() replaces them.
+export interface ScopeIndex extends Readonly<IndexedColumns>, Readonly<DerivedColumns> {}
 
 export class ScopeIndex {
   size = 0;
@@ -30,24 +62,6 @@ export class ScopeIndex {
   private readonly lines: string[] = [];
   /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
   readonly sources: (string | null)[] = [];
-  createdAt = new Float64Array(this.capacity);
-  /** NaN when the memory has no occurredAt. */
-  occurredAt = new Float64Array(this.capacity);
-  lastAccessedAt = new Float64Array(this.capacity);
-  importance = new Float64Array(this.capacity);
-  /** +Infinity when the memory never expires. */
-  expiresAt = new Float64Array(this.capacity);
-  kind = new Uint8Array(this.capacity);
-  /** 1 until a correction supersedes the memory. Expiry is checked against `now` separately. */
-  current = new Uint8Array(this.capacity);
-  tokens = new Int32Array(this.capacity);
-  /** Word counts with and without stopwords, for bm25's document lengths. */
-  wordCount = new Int32Array(this.capacity);
-  contentWordCount = new Int32Array(this.capacity);
-
-  /** Index into `models`, or NO_MODEL when the memory has no embedding. */
-  embeddingModel = new Int32Array(this.capacity).fill(NO_MODEL);
-  embeddingNorm = new Float64Array(this.capacity);
   /** All embeddings, slot × dim; null until the first one arrives (which fixes dim). */
   vectors: VectorColumn | null = null;
   readonly models: string[] = [];
@@ -81,7 +95,10 @@ export class ScopeIndex {
     readonly scope: string,
     /** Faults in the embedding column's next pages ahead of their writes (see prefault.ts). */
     private readonly prefaulter?: Prefaulter,
-  ) {}
+  ) {
+    const columns = this.columns();
+    for (const { name, array, fill } of TYPED) columns[name] = new array(this.capacity).fill(fill);
+  }
 
   /** Adds one memory; see addMany. */
   add(memory: Memory, current: boolean): void {
@@ -101,6 +118,11 @@ export class ScopeIndex {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: growing to the same capacity copies the columns as they are
     if (capacity > this.capacity) this.grow(capacity);
     this.size += memories.length;
+    const columns = this.columns();
+    for (const { name, value } of KEPT) {
+      const column = columns[name];
+      for (let i = 0; i < memories.length; i++) column[first + i] = value(memories[i]);
+    }
     for (let i = 0; i < memories.length; i++) this.setColumns(first + i, memories[i], current[i]);
     for (let i = 0; i < memories.length; i++) {
       const slot = first + i;
@@ -123,17 +145,12 @@ export class ScopeIndex {
     this.vectors?.expectWrites(this.size, this.size + memories.length);
   }
 
+  /** What the typed-array columns leave: the lists, the orders and the bounds. */
   private setColumns(slot: number, memory: Memory, current: boolean): void {
     this.ids.push(memory.id);
     this.texts.push(memory.text);
     this.sources.push(memory.source);
-    this.createdAt[slot] = memory.createdAt;
-    this.occurredAt[slot] = memory.occurredAt ?? Number.NaN;
-    this.lastAccessedAt[slot] = memory.lastAccessedAt;
-    this.importance[slot] = memory.importance;
-    this.expiresAt[slot] = memory.expiresAt ?? Number.POSITIVE_INFINITY;
-    const kind = KIND_CODE[memory.kind];
-    this.kind[slot] = kind;
+    const kind = this.kind[slot];
     this.kindSlots[kind].push(slot);
     this.current[slot] = current ? 1 : 0;
     this.tokens[slot] = memory.tokens;
@@ -251,33 +268,19 @@ export class ScopeIndex {
   }
 
   private grow(capacity: number): void {
-    const grow64 = (a: Float64Array, fill = 0) => {
-      const next = new Float64Array(capacity).fill(fill);
-      next.set(a);
-      return next;
-    };
-    this.createdAt = grow64(this.createdAt);
-    this.occurredAt = grow64(this.occurredAt);
-    this.lastAccessedAt = grow64(this.lastAccessedAt);
-    this.importance = grow64(this.importance);
-    this.expiresAt = grow64(this.expiresAt);
-    this.embeddingNorm = grow64(this.embeddingNorm);
-    const kind = new Uint8Array(capacity);
-    kind.set(this.kind);
-    this.kind = kind;
-    const current = new Uint8Array(capacity);
-    current.set(this.current);
-    this.current = current;
-    for (const key of ["tokens", "wordCount", "contentWordCount"] as const) {
-      const next = new Int32Array(capacity);
-      next.set(this[key]);
-      this[key] = next;
+    const columns = this.columns();
+    for (const { name, array, fill } of TYPED) {
+      const next = new array(capacity).fill(fill);
+      next.set(columns[name]);
+      columns[name] = next;
     }
-    const model = new Int32Array(capacity).fill(NO_MODEL);
-    model.set(this.embeddingModel);
-    this.embeddingModel = model;
     this.vectors?.grow(capacity);
     this.capacity = capacity;
+  }
+
+  /** The typed-array columns, by name, as this class alone may write them. */
+  private columns(): Record<(typeof TYPED)[number]["name"], ColumnArray> {
+    return this as unknown as Record<(typeof TYPED)[number]["name"], ColumnArray>;
   }
 }
 

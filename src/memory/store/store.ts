@@ -19,7 +19,7 @@ import { Prefaulter } from "../vector/prefault.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { migrate } from "./migrations.js";
-import { MEMORY_COLUMNS, type MemoryRow, rowToMemory, SCHEMA_VERSION, vectorToBlob } from "./schema.js";
+import { COLUMNS_PER_ROW, MEMORY_COLUMNS, type MemoryRow, pushRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
 export interface OpenStoreOptions {
   /** Prices each memory's line once, at write time (and old rows during migration). */
@@ -43,9 +43,35 @@ export interface MemoryStore {
   /** Stored memories (current or not), in one scope or in all. */
   size(scope?: string): number;
   scopes(): string[];
-  /** The scope's in-memory index; retrieval reads it instead of SQLite. */
-  index(scope: string): ScopeIndex | undefined;
+  /**
+   * The scope's embeddings as retrieval reads them, or undefined when it has none. For measuring
+   * a pass over them against retrieval (see the bench's floor), not for changing them: the view
+   * is read-only by contract and valid until the next write to the store.
+   */
+  embeddings(scope: string): StoredEmbeddings | undefined;
   close(): void;
+}
+
+/** A scope's embedding column, as MemoryStore.embeddings lends it. */
+export interface StoredEmbeddings {
+  /** Dimensions of every vector of the scope. */
+  readonly dim: number;
+  /** The vectors of the scope's memories one after another, slot × dim, as retrieval reads them. */
+  readonly vectors: Float32Array;
+  /**
+   * The WebAssembly memory that holds `vectors` when a large column is read by the SIMD kernel,
+   * or null when plain JavaScript reads it.
+   */
+  readonly wasmMemory: WebAssembly.Memory | null;
+}
+
+/**
+ * The scope's in-memory index, which retrieval reads instead of SQLite; undefined when the scope
+ * holds nothing. Inside memory/ only: MemoryStore hands it to no one.
+ */
+export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | undefined {
+  if (!(store instanceof SqliteMemoryStore)) throw new Error("retrieval needs a store made by openStore");
+  return store.indexOf(scope);
 }
 
 /**
@@ -152,8 +178,7 @@ class SqliteMemoryStore implements MemoryStore {
     readonly file: string,
     private readonly tokenizer: TokenCounter,
   ) {
-    const columns = `INSERT INTO memories (seq, id, scope, kind, text, created_at, occurred_at, last_accessed_at,
-         importance, tokens, supersedes, expires_at, source, embedding, embedding_model) VALUES `;
+    const columns = `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES `;
     const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
     this.insertOne = db.prepare(columns + row);
     this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
@@ -218,7 +243,7 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   size(scope?: string): number {
-    if (scope !== undefined) return this.index(scope)?.size ?? 0;
+    if (scope !== undefined) return this.indexOf(scope)?.size ?? 0;
     let total = 0;
     for (const { index } of this.scopeStates.values()) total += index.size;
     return total;
@@ -228,7 +253,15 @@ class SqliteMemoryStore implements MemoryStore {
     return [...this.scopeStates.keys()];
   }
 
-  index(scope: string): ScopeIndex | undefined {
+  embeddings(scope: string): StoredEmbeddings | undefined {
+    const index = this.indexOf(scope);
+    const vectors = index?.vectors ?? null;
+    if (index === undefined || vectors === null) return undefined;
+    return { dim: vectors.dim, vectors: vectors.data.subarray(0, index.size * vectors.dim), wasmMemory: vectors.wasmMemory };
+  }
+
+  /** See scopeIndex: not part of MemoryStore. */
+  indexOf(scope: string): ScopeIndex | undefined {
     return this.scopeStates.get(scope)?.index;
   }
 
@@ -322,7 +355,7 @@ class SqliteMemoryStore implements MemoryStore {
    * copies them into its column after the commit. Any other array is rounded into a new one.
    */
   private checkedVector(id: string, scope: string, given: ArrayLike<number>, batch: Batch): Float32Array {
-    const dim = this.index(scope)?.dim || batch.dims.get(scope) || given.length;
+    const dim = this.indexOf(scope)?.dim || batch.dims.get(scope) || given.length;
     if (given.length === 0 || given.length !== dim) {
       throw userError(`memory ${id}: embedding has ${given.length} dimensions; scope "${scope}" uses ${dim}`);
     }
@@ -345,7 +378,7 @@ class SqliteMemoryStore implements MemoryStore {
    * given under the write lock after the catch-up, so it is free in the file, not only here.
    */
   private defaultId(scope: string, batch: Batch): string {
-    let n = (this.index(scope)?.size ?? 0) + batch.size + 1;
+    let n = (this.indexOf(scope)?.size ?? 0) + batch.size + 1;
     while (this.isStored(scope, `${scope}#${n}`) || batch.has(scope, `${scope}#${n}`)) n++;
     return `${scope}#${n}`;
   }
@@ -438,33 +471,9 @@ function alreadyCorrected(id: string, target: string, earlier: string): Recollec
   return userError(`cannot write ${id} as the correction of ${target}: ${target} is already corrected by ${earlier}; correct ${earlier} instead`);
 }
 
-const COLUMNS_PER_ROW = 15;
 /** Rows read at a time when the store opens or catches up with other processes. */
 export const CATCH_UP_CHUNK = 4096;
 const ROWS_PER_INSERT = 32;
-
-/** Appends the insert parameters of row `seq`, `m`, to `params`, in the insert statement's column order. */
-function pushRow(params: unknown[], seq: number, m: Memory): unknown[] {
-  const { embedding } = m;
-  params.push(
-    seq,
-    m.id,
-    m.scope,
-    m.kind,
-    m.text,
-    m.createdAt,
-    m.occurredAt,
-    m.lastAccessedAt,
-    m.importance,
-    m.tokens,
-    m.supersedes,
-    m.expiresAt,
-    m.source,
-    embedding === null ? null : vectorToBlob(embedding),
-    m.embeddingModel,
-  );
-  return params;
-}
 
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {

@@ -31,12 +31,25 @@ parentPort.on("message", ({ memory, from, to }) => {
 });
 `;
 
+interface Waiter {
+  resolve: (touched: number) => void;
+  reject: (error: Error) => void;
+}
+
 export class Prefaulter {
   private worker: Worker | null = null;
   /** Ranges sent and not yet touched. */
   private pending = 0;
   private touched = 0;
-  private waiters: (() => void)[] = [];
+  private waiters: Waiter[] = [];
+  /**
+   * Why the helper died, once it has. Prefaulting only saves time, so writes go on without it;
+   * touch asks for nothing more (a helper that died once would likely die again), and idle reports it.
+   */
+  private failure: Error | null = null;
+
+  /** `program` is the helper's source; tests give one that fails. */
+  constructor(private readonly program: string = TOUCH_PAGES) {}
 
   /**
    * Asks for the pages within bytes [from, to) of `memory` to be faulted in, in the background.
@@ -45,15 +58,19 @@ export class Prefaulter {
   touch(memory: WebAssembly.Memory, from: number, to: number): void {
     const first = Math.ceil(from / PAGE_BYTES) * PAGE_BYTES;
     const end = Math.min(to, memory.buffer.byteLength);
-    if (end - first < MIN_PREFAULT_BYTES) return;
+    if (end - first < MIN_PREFAULT_BYTES || this.failure !== null) return;
     this.pending++;
     this.helper().postMessage({ memory, from: first, to: end });
   }
 
-  /** Resolves, once every range asked for so far is touched, to the pages touched since the start. */
+  /**
+   * Resolves, once every range asked for so far is touched, to the pages touched since the start;
+   * rejects, with the cause, once the helper has died.
+   */
   idle(): Promise<number> {
+    if (this.failure !== null) return Promise.reject(this.failure);
     if (this.pending === 0) return Promise.resolve(this.touched);
-    return new Promise((resolve) => this.waiters.push(() => resolve(this.touched)));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   /** Stops the helper; a later touch starts another. */
@@ -61,22 +78,36 @@ export class Prefaulter {
     const worker = this.worker;
     this.worker = null;
     this.pending = 0;
-    for (const wake of this.waiters.splice(0)) wake();
+    for (const { resolve } of this.waiters.splice(0)) resolve(this.touched);
     await worker?.terminate();
   }
 
   private helper(): Worker {
     if (this.worker === null) {
-      const worker = new Worker(TOUCH_PAGES, { eval: true });
+      const worker = new Worker(this.program, { eval: true });
       worker.on("message", (pages: number) => {
         if (this.worker !== worker) return; // closed: its ranges no longer count
         this.touched += pages;
-        if (--this.pending === 0) for (const wake of this.waiters.splice(0)) wake();
+        if (--this.pending === 0) for (const { resolve } of this.waiters.splice(0)) resolve(this.touched);
       });
+      worker.on("error", (error) => this.fail(worker, error));
+      // Without an error (killed from outside, process.exit in the helper), the exit is the only sign.
+      worker.on("exit", (code) => this.fail(worker, new Error(`exited with code ${code}`)));
       // A helper left running must not keep the process alive: it only ever saves time.
       worker.unref();
       this.worker = worker;
     }
     return this.worker;
+  }
+
+  /** Records the death of `worker`, the running helper (a closed one's exit is expected). */
+  private fail(worker: Worker, cause: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.pending = 0;
+    this.failure = new Error(`the page prefault helper thread stopped (${cause.message}); memories are still written, only without prefaulting`, { cause });
+    // Nothing may be awaiting idle(), and a store goes on working, so say it once where Node says such things.
+    process.emitWarning(this.failure);
+    for (const { reject } of this.waiters.splice(0)) reject(this.failure);
   }
 }

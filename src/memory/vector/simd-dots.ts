@@ -11,7 +11,42 @@
  * aligned), and `count` float64 results (each a float32 value, widened) written at `out`.
  */
 
-import { F32, I32, name, section, sharedMemoryImport, simd, sleb, uleb, V128, vec, WASM_HEADER } from "../../shared/wasm-encoding.js";
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  F32,
+  F32_ADD,
+  F32_LOAD,
+  F32_MUL,
+  F32X4_ADD,
+  F32X4_EXTRACT_LANE,
+  F32X4_MUL,
+  F64_PROMOTE_F32,
+  F64_STORE,
+  get,
+  I32,
+  i32,
+  I32_ADD,
+  I32_AND,
+  I32_GE_U,
+  I32_GT_U,
+  I32_LT_U,
+  I32_MUL,
+  I32_SHL,
+  I32_SUB,
+  IF,
+  LOOP,
+  memarg,
+  oneFunctionModule,
+  set,
+  simd,
+  V128,
+  V128_CONST,
+  V128_LOAD,
+  VOID,
+} from "../../shared/wasm-encoding.js";
 
 // Locals: the five parameters, then scratch.
 const [VECTORS, DIM, COUNT, QUERY, OUT] = [0, 1, 2, 3, 4];
@@ -19,19 +54,6 @@ const [S, BASE, P, Q, I, END8, REST, STRIDE] = [5, 6, 7, 8, 9, 10, 11, 12];
 // ACC[0] holds lanes 0…3 and ACC[1] lanes 4…7, matching element i → lane i mod 8.
 const ACC = [13, 14];
 const LANE = [15, 16, 17, 18, 19, 20, 21, 22];
-
-const get = (l: number) => [0x20, ...uleb(l)];
-const set = (l: number) => [0x21, ...uleb(l)];
-const i32 = (n: number) => [0x41, ...sleb(n)];
-const memarg = (align: number, offset: number) => [...uleb(align), ...uleb(offset)];
-const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_LT_U, I32_GE_U, I32_GT_U, I32_SHL] = [0x6a, 0x6b, 0x6c, 0x71, 0x49, 0x4f, 0x4b, 0x74];
-const [F32_ADD, F32_MUL, F32_LOAD, F64_STORE, F64_PROMOTE_F32] = [0x92, 0x94, 0x2a, 0x39, 0xbb];
-const [BLOCK, LOOP, IF, END, BR, BR_IF, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x40];
-const V128_LOAD = 0x00;
-const V128_CONST = 0x0c;
-const F32X4_EXTRACT_LANE = 0x1f;
-const F32X4_ADD = 0xe4;
-const F32X4_MUL = 0xe6;
 
 function body(): number[] {
   const code: number[] = [];
@@ -84,26 +106,22 @@ function body(): number[] {
   emit(get(LANE[1]), get(LANE[3]), [F32_ADD], get(LANE[5]), get(LANE[7]), [F32_ADD, F32_ADD]);
   emit([F32_ADD, F64_PROMOTE_F32, F64_STORE], memarg(3, 0));
   emit(get(BASE), get(STRIDE), [I32_ADD], set(BASE), get(S), i32(1), [I32_ADD], set(S), [BR, 0, END, END]);
-  const locals = vec([
-    [...uleb(8), I32],
-    [...uleb(ACC.length), V128],
-    [...uleb(8), F32],
-  ]);
-  const fn = [...locals, ...code, END];
-  return [...uleb(fn.length), ...fn];
+  return code;
 }
 
 /** The kernel's module bytes. */
 export function simdDotsModuleBytes(): Uint8Array<ArrayBuffer> {
-  const bytes = [
-    ...WASM_HEADER,
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0x00]])),
-    ...section(2, vec([sharedMemoryImport()])),
-    ...section(3, vec([[0x00]])),
-    ...section(7, vec([[...name("dots"), 0x00, 0x00]])),
-    ...section(10, vec([body()])),
-  ];
-  return new Uint8Array(bytes);
+  return oneFunctionModule({
+    name: "dots",
+    params: [I32, I32, I32, I32, I32],
+    results: [],
+    locals: [
+      [8, I32],
+      [ACC.length, V128],
+      [8, F32],
+    ],
+    code: body(),
+  });
 }
 
 export type DotsKernel = (vectors: number, dim: number, count: number, query: number, out: number) => void;

@@ -12,7 +12,7 @@ import { fullPolicy, streamPreset } from "../../../src/memory/presets.js";
 import { byRelevance, SectionRanking } from "../../../src/memory/rank/section-ranking.js";
 import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
 import { wordsRelevance } from "../../../src/memory/relevance/words.js";
-import { openStore } from "../../../src/memory/store/store.js";
+import { openStore, scopeIndex } from "../../../src/memory/store/store.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { KINDS, type NewMemory, type RelevanceBackendName, type RetrievalPolicy } from "../../../src/memory/types.js";
 import { HOUR, T0 } from "../helpers.js";
@@ -126,7 +126,7 @@ describe("section ranking", () => {
   it("visits a small share of a large store for a top 5", () => {
     const store = openStore(":memory:", { tokenizer: fourCharacters });
     store.rememberMany(validCorrections(memories(3, 20_000, 0, T0), new Set(), new Set()));
-    const index = store.index("u")!;
+    const index = scopeIndex(store, "u")!;
     const query = { text: "w3 w17" };
     const config = { ...streamPreset.score, relevance: "bm25" as const };
     const ranking = new SectionRanking(index, null, streamPreset.pooled, config, bm25Relevance({ index, query, now: T0, stopwords: true }), T0);
@@ -143,7 +143,7 @@ describe("section ranking", () => {
     function unmatchedRanking(memories: [number, number][], weights: [number, number, number]) {
       const store = openStore(":memory:", { tokenizer: fourCharacters });
       store.rememberMany(memories.map(([hours, importance], i) => ({ id: `m${i}`, scope: "u", kind: "semantic", text: "fact", createdAt: T0 - hours * HOUR, importance })));
-      const index = store.index("u")!;
+      const index = scopeIndex(store, "u")!;
       const config = { ...streamPreset.score, relevance: "words" as const, weights, decayRate: 0.5 };
       const relevance = wordsRelevance({ index, query: { text: "nothing" }, now: T0, stopwords: false });
       const ranking = new SectionRanking(index, null, streamPreset.pooled, config, relevance, T0);
@@ -181,7 +181,7 @@ describe("section ranking", () => {
         ...Array.from({ length: 10 }, (_, h) => fact(`m${h}`, "apple", h)),
         ...Array.from({ length: 20 }, (_, h) => fact(`u${h}`, "pear", h)),
       ]);
-      const index = store.index("u")!;
+      const index = scopeIndex(store, "u")!;
       const config = { ...streamPreset.score, relevance: "words" as const, weights: [1, 1, 1] as [number, number, number], decayRate: 0.5 };
       const relevance = wordsRelevance({ index, query: { text: "apple" }, now: T0, stopwords: false });
       const ranking = new SectionRanking(index, null, streamPreset.pooled, config, relevance, T0);
@@ -196,7 +196,7 @@ describe("section ranking", () => {
       const store = openStore(":memory:", { tokenizer: fourCharacters });
       const texts: [string, number][] = [["apple pear", 9], ["apple", 8], ["apple pear", 7], ["apple", 6], ["apple pear", 1]];
       store.rememberMany(texts.map(([text, hours], i) => ({ id: `m${i}`, scope: "u", kind: "semantic", text, createdAt: T0 - hours * HOUR })));
-      const index = store.index("u")!;
+      const index = scopeIndex(store, "u")!;
       const config = { ...streamPreset.score, relevance: "words" as const, weights: [1, 0, 0] as [number, number, number] };
       const relevance = wordsRelevance({ index, query: { text: "apple pear" }, now: T0, stopwords: false });
       const top2 = (options: { matched?: Int32Array; matchedByRelevance?: boolean }) =>

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type KindRun, SectionSignals } from "../../../src/memory/rank/signals.js";
 import { recencyScore } from "../../../src/memory/scoring.js";
 import { KIND_CODE, type ScopeIndex } from "../../../src/memory/store/index-columns.js";
-import { type MemoryStore, openStore } from "../../../src/memory/store/store.js";
+import { type MemoryStore, openStore, scopeIndex } from "../../../src/memory/store/store.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { KINDS, type Kind, type NewMemory, type ScoreConfig } from "../../../src/memory/types.js";
 import { HOUR, T0 } from "../helpers.js";
@@ -41,7 +41,7 @@ function signalsOver(memories: NewMemory[], score: Partial<ScoreConfig>, options
   const store = openStore(":memory:", { tokenizer: fourCharacters });
   stores.push(store);
   store.rememberMany(memories);
-  const index = store.index("u")!;
+  const index = scopeIndex(store, "u")!;
   const kind = options.kind ?? null;
   const kinds = kind === null ? KINDS.map((_, k) => k) : [KIND_CODE[kind]];
   const runs: KindRun[] = kinds.flatMap((k) => index.accessOrder.runsOf(k).flatMap((run) => (run.length > 0 ? [{ kind: k, run }] : [])));

@@ -4,6 +4,7 @@ import { pooledPreset } from "../../../src/memory/presets.js";
 import { retrieve } from "../../../src/memory/retrieve.js";
 import type { RetrievalPolicy } from "../../../src/memory/types.js";
 import { memoryStore, T0 } from "../helpers.js";
+import { scopeIndex } from "../../../src/memory/store/store.js";
 
 const bm25: RetrievalPolicy = {
   ...pooledPreset,
@@ -32,7 +33,7 @@ describe("bm25", () => {
     store.remember({ ...base, id: "a", text: "tea" });
     store.remember({ ...base, id: "b", text: "tea", expiresAt: T0 });
     store.remember({ ...base, id: "c", text: "tea" });
-    const { values, matched } = bm25Relevance({ index: store.index("u")!, query: { text: "tea" }, now: T0, stopwords: true });
+    const { values, matched } = bm25Relevance({ index: scopeIndex(store, "u")!, query: { text: "tea" }, now: T0, stopwords: true });
     const score = bm25Term(bm25Idf(2, 2), 1, 1, 1);
     expect([...values.slice(0, 3)]).toEqual([score, 0, score]);
     expect([...matched!]).toEqual([0, 2]);
@@ -78,7 +79,7 @@ describe("bm25", () => {
     store.remember({ ...base, id: "a", text: "tea tea" });
     store.remember({ ...base, id: "c", text: "tea milk honey" });
     store.remember({ ...base, id: "b", text: "tea tea tea tea tea tea tea tea", expiresAt: T0 + 1 });
-    const index = store.index("u")!;
+    const index = scopeIndex(store, "u")!;
     expect(index.corpusStats(T0, false)).toEqual({ count: 3, words: 13 });
     expect(index.corpusStats(T0 + 1, false)).toEqual({ count: 2, words: 5 });
     expect(index.corpusStats(T0 + 1, true)).toEqual({ count: 2, words: 5 });

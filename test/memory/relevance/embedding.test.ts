@@ -3,6 +3,7 @@ import { streamPreset } from "../../../src/memory/presets.js";
 import { embeddingRelevance } from "../../../src/memory/relevance/embedding.js";
 import { retrieve } from "../../../src/memory/retrieve.js";
 import { memoryStore, T0 } from "../helpers.js";
+import { scopeIndex } from "../../../src/memory/store/store.js";
 
 const base = { scope: "u", kind: "semantic" as const, createdAt: T0 };
 const rels = (store: ReturnType<typeof memoryStore>, model: string, vector: number[]) =>
@@ -66,7 +67,7 @@ describe("embedding", () => {
     ).toThrow(/3 dimensions/);
     expect(() => retrieve(store, { scope: "u", query: { text: "a" }, now: T0, policy: streamPreset })).toThrow(/needs query.embedding/);
     // A caller that scores without retrieve (a shared ask's relevance) meets the same refusal.
-    expect(() => embeddingRelevance({ index: store.index("u")!, query: { text: "a" }, now: T0, stopwords: false })).toThrow(
+    expect(() => embeddingRelevance({ index: scopeIndex(store, "u")!, query: { text: "a" }, now: T0, stopwords: false })).toThrow(
       new Error("the embedding relevance backend needs query.embedding (a vector and its model)"),
     );
   });

@@ -6,7 +6,7 @@ import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
 import { embeddingRelevance } from "../../../src/memory/relevance/embedding.js";
 import { HYBRID_DEFAULTS, hybridRelevance } from "../../../src/memory/relevance/hybrid.js";
 import { defaultStopwords, needsEmbedding, RELEVANCE_BACKENDS } from "../../../src/memory/relevance/index.js";
-import type { MemoryStore } from "../../../src/memory/store/store.js";
+import { type MemoryStore, scopeIndex } from "../../../src/memory/store/store.js";
 import type { HybridConfig, NewMemory, Query, RetrievalPolicy, ScoreConfig } from "../../../src/memory/types.js";
 import { memoryStore, T0, tempPath } from "../helpers.js";
 
@@ -34,7 +34,7 @@ const CURRENT = [0, 1, 2, 3, 6, 7];
 
 /** The hybrid values of `index`'s slots, copied out (the scores go back to the index's pool). */
 function hybridValues(store: MemoryStore, hybrid: Partial<HybridConfig>, query: Query = QUERY, stopwords = true): number[] {
-  const index = store.index("u")!;
+  const index = scopeIndex(store, "u")!;
   const scores = hybridRelevance({ index, query, now: T0, stopwords, hybrid });
   expect(scores.matched).toBeNull();
   expect(scores.scaleToCandidates).toBe(false);
@@ -43,7 +43,7 @@ function hybridValues(store: MemoryStore, hybrid: Partial<HybridConfig>, query: 
   return values;
 }
 function signal(store: MemoryStore, backend: typeof bm25Relevance, query: Query = QUERY): number[] {
-  const index = store.index("u")!;
+  const index = scopeIndex(store, "u")!;
   const scores = backend({ index, query, now: T0, stopwords: true });
   const values = Array.from(scores.values.slice(0, index.size));
   index.releaseScores(scores.values, scores.matched);
@@ -166,7 +166,7 @@ describe("hybrid relevance", () => {
       }));
       store.rememberMany(memories);
       const query: Query = { text: text(), embedding: { model: "m", vector: vector() } };
-      const index = store.index("u")!;
+      const index = scopeIndex(store, "u")!;
       for (const hybrid of [{ fusion: "rrf", weight: random(), k: 1 + Math.floor(random() * 80) }, { fusion: "convex", weight: random() }] as const) {
         const values = hybridValues(store, hybrid, query);
         values.forEach((v, slot) => {
@@ -180,7 +180,7 @@ describe("hybrid relevance", () => {
 
   it("refuses a query without an embedding, alone and through retrieve", () => {
     const store = teaStore();
-    expect(() => hybridRelevance({ index: store.index("u")!, query: { text: "tea" }, now: T0, stopwords: true })).toThrow(
+    expect(() => hybridRelevance({ index: scopeIndex(store, "u")!, query: { text: "tea" }, now: T0, stopwords: true })).toThrow(
       "the embedding relevance backend needs query.embedding (a vector and its model)",
     );
     expect(() => retrieve(store, { scope: "u", query: { text: "tea" }, now: T0, policy: hybridPolicy({}) })).toThrow(
@@ -221,7 +221,7 @@ describe("hybrid relevance", () => {
 
     it("keeps apart settings that differ in fusion, weight or k, and shares those that agree once defaults are filled", () => {
       const store = teaStore();
-      const shared = new AskRelevance(store.index("u")!, QUERY, T0);
+      const shared = new AskRelevance(scopeIndex(store, "u")!, QUERY, T0);
       const rrf = shared.for(score({ fusion: "rrf", weight: 0.5, k: 60 }));
       expect(shared.for(score())).toBe(rrf);
       expect(shared.for(score({}))).toBe(rrf);

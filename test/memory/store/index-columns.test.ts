@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ScopeIndex } from "../../../src/memory/store/index-columns.js";
-import type { Memory } from "../../../src/memory/types.js";
+import { MEMORY_ROW } from "../../../src/memory/store/schema.js";
+import { KINDS, type Memory } from "../../../src/memory/types.js";
 import { Prefaulter } from "../../../src/memory/vector/prefault.js";
 import { SIMD_MIN_FLOATS, type VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { HOUR, T0 } from "../helpers.js";
@@ -29,6 +30,18 @@ function memory(fields: Partial<Memory> = {}): Memory {
 }
 
 describe("scope index", () => {
+  it("keeps the fields MEMORY_ROW marks for the index in typed columns, absent times as NaN and +Infinity, through growth", () => {
+    const index = new ScopeIndex("ana");
+    const given = memory({ kind: "episodic", occurredAt: T0 - HOUR, expiresAt: T0 + HOUR, importance: 9, tokens: 3, lastAccessedAt: T0 + 1 });
+    index.add(given, true);
+    index.addMany(Array.from({ length: 40 }, () => memory()), new Array(40).fill(true)); // past the first capacity
+    const kept = MEMORY_ROW.filter((c) => "index" in c).map((c) => c.field);
+    expect(kept).toEqual(["kind", "createdAt", "occurredAt", "lastAccessedAt", "importance", "tokens", "expiresAt"]);
+    expect(kept.map((field) => index[field][0])).toEqual([KINDS.indexOf("episodic"), T0, T0 - HOUR, T0 + 1, 9, 3, T0 + HOUR]);
+    expect([index.occurredAt[40], index.expiresAt[40], index.kind[40]]).toEqual([Number.NaN, Number.POSITIVE_INFINITY, KINDS.indexOf("semantic")]);
+    expect(index.size).toBe(41);
+  });
+
   it("keeps each slot's source, null where the memory has none", () => {
     const index = new ScopeIndex("ana");
     index.add(memory({ source: "turn-1" }), true);

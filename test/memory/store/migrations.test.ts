@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
 import { migrate, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "../../../src/memory/store/migrations.js";
 import { LEGACY_SCOPE } from "../../../src/memory/store/schema.js";
-import { openStore } from "../../../src/memory/store/store.js";
+import { openStore, scopeIndex } from "../../../src/memory/store/store.js";
 import { vectorToBlob } from "../../../src/memory/store/schema.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
 import { isRecollectError, RecollectError } from "../../../src/shared/errors.js";
@@ -254,7 +254,7 @@ describe("migrations", () => {
     const store = openStore(file, { tokenizer });
     expect(store.current("ana", T0).map((m) => m.text)).toEqual(["Ana lives in Lisbon"]);
     expect(store.current("ben", T0).map((m) => m.text)).toEqual(["Ben likes tea"]);
-    expect(store.index("ana")?.isCurrent(0, T0)).toBe(false);
+    expect(scopeIndex(store, "ana")?.isCurrent(0, T0)).toBe(false);
     store.close();
     expect(schemaNames(file)).not.toContain("memories_scope");
     const db = new Database(file);
@@ -281,7 +281,7 @@ describe("migrations", () => {
     const store = openStore(file, { tokenizer });
     expect(store.get("ana", "200 euros")?.supersedes).toBe("100 euros");
     expect(store.current("ana", T0).map((m) => m.id)).toEqual(["200 euros"]);
-    expect(store.index("ana")?.isCurrent(1, T0)).toBe(false);
+    expect(scopeIndex(store, "ana")?.isCurrent(1, T0)).toBe(false);
     store.close();
   });
 

@@ -4,7 +4,7 @@ import { isMainThread } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { CATCH_UP_CHUNK, type MemoryStore, openStore } from "../../../src/memory/store/store.js";
+import { CATCH_UP_CHUNK, type MemoryStore, openStore, scopeIndex } from "../../../src/memory/store/store.js";
 import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
 import { FileError } from "../../../src/shared/errors.js";
@@ -57,7 +57,7 @@ describe("remember", () => {
     expect(written.embedding).toBe(vector);
     vector.fill(9);
     expect(store.get("ana", "v")?.embedding).toEqual(Float32Array.from([0.5, 2, -4]));
-    const index = store.index("ana")!;
+    const index = scopeIndex(store, "ana")!;
     expect(index.embeddings.subarray(0, 3)).toEqual(Float32Array.from([0.5, 2, -4]));
     expect(index.embeddingNorm[0]).toBe(Math.sqrt(0.25 + 4 + 16));
   });
@@ -212,7 +212,7 @@ describe("rememberMany", () => {
     store.close();
     const again = openStore(file, { tokenizer });
     expect(again.current("ana", T0).map((m) => m.text)).toEqual(["first", ...texts]);
-    expect(again.index("ana")?.ids).toEqual(["ana#1", ...written.map((m) => m.id)]);
+    expect(scopeIndex(again, "ana")?.ids).toEqual(["ana#1", ...written.map((m) => m.id)]);
     again.close();
   });
 });
@@ -243,7 +243,7 @@ describe("corrections and expiry", () => {
       { ...fact, id: "c", text: "Ana has a dog." },
     ]);
     expect(store.current("ana", T0).map((m) => m.id)).toEqual(["b", "d"]);
-    const index = store.index("ana")!;
+    const index = scopeIndex(store, "ana")!;
     expect([0, 1, 2, 3].map((slot) => index.isCurrent(slot, T0))).toEqual([false, true, true, false]);
     expect(index.corpusStats(T0, false)).toEqual({ count: 2, words: 8 });
   });
@@ -290,7 +290,7 @@ describe("corrections and expiry", () => {
     ];
     expect(userError(() => store.rememberMany(twice)).message).toBe("cannot write b as the correction of old: old is already corrected by a; correct a instead");
     expect(store.size("ana")).toBe(1);
-    expect(store.index("ana")?.isCurrent(0, T0)).toBe(true);
+    expect(scopeIndex(store, "ana")?.isCurrent(0, T0)).toBe(true);
     expect(store.current("ana", T0).map((m) => m.id)).toEqual(["old"]);
   });
 
@@ -361,9 +361,9 @@ describe("scopes", () => {
       { ...fact, id: "a3", text: "Ana three" },
       { ...fact, scope: "ben", id: "b2", supersedes: "b1", text: "Ben two" },
     ]);
-    expect(store.index("ana")?.ids).toEqual(["a1", "a2", "a3"]);
-    expect(store.index("ben")?.ids).toEqual(["b1", "b2"]);
-    expect([0, 1].map((slot) => store.index("ben")?.isCurrent(slot, T0))).toEqual([false, true]);
+    expect(scopeIndex(store, "ana")?.ids).toEqual(["a1", "a2", "a3"]);
+    expect(scopeIndex(store, "ben")?.ids).toEqual(["b1", "b2"]);
+    expect([0, 1].map((slot) => scopeIndex(store, "ben")?.isCurrent(slot, T0))).toEqual([false, true]);
     expect(store.size()).toBe(5);
   });
 
@@ -376,6 +376,40 @@ describe("scopes", () => {
     expect(store.size("ana")).toBe(1);
     expect(store.scopes().sort()).toEqual(["ana", "ben"]);
     expect(store.size("nobody")).toBe(0);
+  });
+});
+
+describe("embeddings", () => {
+  it("lends a scope's vectors in slot order with their dimension, and none for a scope without any", () => {
+    const store = memoryStore();
+    store.rememberMany([
+      { ...fact, text: "a", embedding: { model: "e", vector: [1, 2] } },
+      { ...fact, text: "b", embedding: { model: "e", vector: [3, 4] } },
+      { ...fact, scope: "ben", text: "c" },
+    ]);
+    const stored = store.embeddings("ana");
+    expect(stored?.dim).toBe(2);
+    expect([...(stored?.vectors ?? [])]).toEqual([1, 2, 3, 4]);
+    expect(stored?.wasmMemory).toBeNull(); // two vectors: read by plain JavaScript
+    expect(store.embeddings("ben")).toBeUndefined();
+    expect(store.embeddings("nobody")).toBeUndefined();
+  });
+
+  it("names the WebAssembly memory that holds a column large enough for the SIMD kernel", () => {
+    const store = memoryStore();
+    const dim = 384;
+    store.rememberMany(Array.from({ length: 1000 }, (_, i) => ({ ...fact, text: `m${i}`, embedding: { model: "e", vector: new Float32Array(dim).fill(i) } })));
+    const stored = store.embeddings("ana")!;
+    expect(stored.vectors).toHaveLength(1000 * dim);
+    expect(stored.wasmMemory?.buffer).toBe(stored.vectors.buffer);
+    expect(stored.vectors[999 * dim]).toBe(999);
+  });
+
+  it("is the only view of the index a store gives", () => {
+    const store = memoryStore();
+    store.remember({ ...fact, text: "a" });
+    expect("index" in store).toBe(false);
+    expect(scopeIndex(store, "ana")?.ids).toEqual(["ana#1"]);
   });
 });
 
@@ -394,7 +428,7 @@ describe("files", () => {
     const again = openStore(file, { tokenizer });
     expect(again.current("ana", T0).map((m) => m.id)).toEqual(["b"]);
     expect(again.get("ana", "b")?.lastAccessedAt).toBe(T0 + 5 * HOUR);
-    expect(again.index("ana")?.isCurrent(0, T0)).toBe(false);
+    expect(scopeIndex(again, "ana")?.isCurrent(0, T0)).toBe(false);
     again.close();
   });
 
@@ -522,7 +556,7 @@ describe("several writers on one file", () => {
       "cannot write 200 as the correction of price: price is already corrected by 100; correct 100 instead",
     );
     expect(b.current("ana", T0).map((m) => m.id)).toEqual(["ana#2", "100", "ana#4"]);
-    const index = b.index("ana")!;
+    const index = scopeIndex(b, "ana")!;
     expect(index.ids).toEqual(["price", "ana#2", "100", "ana#4"]);
     expect([0, 1, 2, 3].map((slot) => index.isCurrent(slot, T0))).toEqual([false, true, true, true]);
     a.close();
@@ -532,6 +566,6 @@ describe("several writers on one file", () => {
 
 /** The slots of scope "ana" that its index holds as current at T0. */
 function currentSlots(store: MemoryStore): number[] {
-  const index = store.index("ana")!;
+  const index = scopeIndex(store, "ana")!;
   return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => index.isCurrent(slot, T0));
 }

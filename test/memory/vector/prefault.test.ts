@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MIN_PREFAULT_BYTES, PAGE_BYTES, Prefaulter } from "../../../src/memory/vector/prefault.js";
 import { sharedMemory } from "../../../src/shared/wasm-encoding.js";
 
@@ -7,8 +7,8 @@ const prefaulters: Prefaulter[] = [];
 afterEach(async () => {
   for (const p of prefaulters.splice(0)) await p.close();
 });
-function prefaulter(): Prefaulter {
-  const p = new Prefaulter();
+function prefaulter(program?: string): Prefaulter {
+  const p = new Prefaulter(program);
   prefaulters.push(p);
   return p;
 }
@@ -92,5 +92,46 @@ describe("Prefaulter", () => {
     p.touch(memory, 0, 2 * MIN_PREFAULT_BYTES);
     expect(await p.idle()).toBe(512);
     expect(unchanged(words)).toBe(true);
+  });
+
+  describe("when its helper thread dies", () => {
+    const dying = `require("node:worker_threads").parentPort.on("message", () => { throw new Error("out of pages"); });`;
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    beforeEach(() => {
+      warnings.length = 0;
+      process.on("warning", onWarning);
+    });
+    afterEach(() => {
+      process.off("warning", onWarning);
+    });
+
+    it("rejects idle() with the helper's error as the cause, and warns even when no one waits", async () => {
+      const { memory, words } = numbered(2);
+      const p = prefaulter(dying);
+      p.touch(memory, 0, MIN_PREFAULT_BYTES);
+      const idle = p.idle();
+      await expect(idle).rejects.toThrow(/prefault helper thread stopped \(out of pages\)/);
+      await expect(idle).rejects.toHaveProperty("cause.message", "out of pages");
+      expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/out of pages/)]);
+      expect(unchanged(words)).toBe(true);
+    });
+
+    it("asks for no more touches, and keeps saying why", async () => {
+      const { memory } = numbered(2);
+      const p = prefaulter(dying);
+      p.touch(memory, 0, MIN_PREFAULT_BYTES);
+      await expect(p.idle()).rejects.toThrow(/out of pages/);
+      p.touch(memory, 0, 2 * MIN_PREFAULT_BYTES); // would start a helper, which would die too
+      await expect(p.idle()).rejects.toThrow(/out of pages/);
+      expect(warnings).toHaveLength(1);
+    });
+
+    it("counts a helper that exits without an error as dead", async () => {
+      const { memory } = numbered(2);
+      const p = prefaulter(`process.exit(3);`);
+      p.touch(memory, 0, MIN_PREFAULT_BYTES);
+      await expect(p.idle()).rejects.toThrow(/exited with code 3/);
+    });
   });
 });
