@@ -1,8 +1,8 @@
 /*
  * The mutants shown to be equivalent: they change no result, so no test can kill them. Each is
- * named by its file, the source text Stryker mutates (`code`; with `within`, a longer text around
- * it that occurs once in the file, where `code` alone occurs more often; a `code` ending in " …"
- * names a node by its start), the mutator and the replacements that are equivalent, and why.
+ * named by its file, the source text Stryker mutates (`code`; where `code` alone occurs more
+ * often, `within` is a longer text that occurs once in the file, the node being the last
+ * occurrence of `code` in it; a `code` ending in " …" names a node by its start), the mutator and the replacements that are equivalent, and why.
  * Other replacements of the same node are not listed and must be killed by tests.
  *
  * They live here rather than as comments in src/, so the code says only what it does. Stryker
@@ -135,6 +135,157 @@ export const EQUIVALENT_MUTANTS = [
     replacements: ["this.version.length / 2"],
     reason: "doubling only spares reallocations; any length past the slot holds the same versions",
   },
+  // Store: ingest and corrections.
+  {
+    file: "src/memory/store/store.ts",
+    code: "chunk.length === CATCH_UP_CHUNK",
+    mutator: "ConditionalExpression",
+    replacements: ["true", "false"],
+    reason: "chunks of any size add the same rows; the size bounds only memory",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "chunk.length === CATCH_UP_CHUNK",
+    mutator: "EqualityOperator",
+    replacements: ["chunk.length !== CATCH_UP_CHUNK"],
+    reason: "chunks of any size add the same rows; the size bounds only memory",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "supersedes !== null",
+    within: "if (supersedes !== null) this.checkCorrection(",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "no correction is recorded under null, so checking null finds none",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "probe += vector[i] * 0",
+    mutator: "AssignmentOperator",
+    replacements: ["probe -= vector[i] * 0"],
+    reason: "subtracting the zeros and NaNs finds the same NaN",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "at + ROWS_PER_INSERT <= rows.length",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "rows left to the one-row insert below are stored the same, only more slowly",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "at + ROWS_PER_INSERT <= rows.length",
+    mutator: "EqualityOperator",
+    replacements: ["at + ROWS_PER_INSERT < rows.length"],
+    reason: "rows left to the one-row insert below are stored the same, only more slowly",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "m.supersedes !== null",
+    within: "if (m.supersedes !== null) this.scopeState(m.scope).corrections.set(",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "a null target would be recorded under null, a key no lookup uses, and found in no slot",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "m.supersedes === null",
+    within: "if (m.supersedes === null) continue;",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "no memory's id is null, so a null target finds no slot",
+  },
+  {
+    file: "src/memory/store/store.ts",
+    code: "supersedes === null",
+    within: "if (supersedes === null) return;",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "a null target would be recorded under null, a key correctorOf is never asked for",
+  },
+
+  // Store: the index's columns.
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "[]",
+    within: "private readonly expiring: number[] = [];",
+    mutator: "ArrayDeclaration",
+    replacements: ['["Stryker was here"]'],
+    reason: "an entry that is no slot is never current, so it changes no count",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "capacity < first + memories.length",
+    mutator: "EqualityOperator",
+    replacements: ["capacity <= first + memories.length"],
+    reason: "one doubling more when the batch fills the columns exactly only reserves room",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "capacity > this.capacity",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "capacity only doubles from this.capacity, and growing to the same capacity copies the columns as they are",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "capacity > this.capacity",
+    mutator: "EqualityOperator",
+    replacements: ["capacity >= this.capacity"],
+    reason: "growing to the same capacity copies the columns as they are",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "i < memories.length",
+    within: "for (let i = 0; i < memories.length; i++) {\n      const memory = memories[i];\n      if (!current[i]) continue;",
+    mutator: "EqualityOperator",
+    replacements: ["i <= memories.length"],
+    reason: "a turn past the end finds current[i] undefined and skips it",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "memory.tokens < this.leastTokens[kind]",
+    mutator: "EqualityOperator",
+    replacements: ["memory.tokens <= this.leastTokens[kind]"],
+    reason: "an equal cost stores the same least cost",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "memory.expiresAt !== null",
+    within: "if (memory.expiresAt !== null) this.expiring.push(slot);",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "a slot that never expires is never subtracted, so listing it only costs time",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "this.slotById === null",
+    within: "if (this.slotById === null) this.slotById = new Map(",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "rebuilding the map gives the same map, only later",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "{\n    if (written === null) values.fill(0); …",
+    mutator: "BlockStatement",
+    replacements: ["{}"],
+    reason: "without a spare, scoresBuffer allocates a zeroed array, which costs only time",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "this.spareScores.length < MAX_SPARE_SCORES",
+    mutator: "ConditionalExpression",
+    replacements: ["true", "false"],
+    reason: "how many spares are kept changes memory and time, never a score",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "this.spareScores.length < MAX_SPARE_SCORES",
+    mutator: "EqualityOperator",
+    replacements: ["this.spareScores.length <= MAX_SPARE_SCORES", "this.spareScores.length >= MAX_SPARE_SCORES"],
+    reason: "how many spares are kept changes memory and time, never a score",
+  },
 ];
 
 const LOCATED = /\s…$/;
@@ -156,7 +307,7 @@ export function equivalenceReason(file, source, mutant) {
   for (const entry of EQUIVALENT_MUTANTS) {
     if (entry.file !== file || entry.mutator !== mutant.mutatorName || !entry.replacements.includes(mutant.replacement)) continue;
     const named = LOCATED.test(entry.code) ? text.startsWith(entry.code.replace(LOCATED, "")) : text === entry.code;
-    const place = entry.within === undefined ? start : source.indexOf(entry.within) + entry.within.indexOf(entry.code.replace(LOCATED, ""));
+    const place = entry.within === undefined ? start : source.indexOf(entry.within) + entry.within.lastIndexOf(entry.code.replace(LOCATED, ""));
     if (named && place === start) return entry.reason;
   }
   return undefined;

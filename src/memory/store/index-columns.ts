@@ -88,7 +88,6 @@ export class ScopeIndex {
   private liveWords = 0;
   private liveContentWords = 0;
   /** Slots with a finite expiresAt: usually few, scanned per query for exact corpus stats. */
-  // Stryker disable next-line ArrayDeclaration: an entry that is no slot is never current, so it changes no count
   private readonly expiring: number[] = [];
 
   constructor(
@@ -113,9 +112,7 @@ export class ScopeIndex {
   addMany(memories: readonly Memory[], current: readonly boolean[]): void {
     const first = this.size;
     let capacity = this.capacity;
-    // Stryker disable next-line EqualityOperator: one doubling more when the batch fills the columns exactly only reserves room
     while (capacity < first + memories.length) capacity *= 2;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: growing to the same capacity copies the columns as they are
     if (capacity > this.capacity) this.grow(capacity);
     this.size += memories.length;
     const columns = this.columns();
@@ -130,7 +127,6 @@ export class ScopeIndex {
       this.wordCount[slot] = counts.words;
       this.contentWordCount[slot] = counts.contentWords;
     }
-    // Stryker disable next-line EqualityOperator: a turn past the end finds current[i] undefined and skips it
     for (let i = 0; i < memories.length; i++) {
       const memory = memories[i];
       if (!current[i]) continue;
@@ -154,10 +150,8 @@ export class ScopeIndex {
     this.kindSlots[kind].push(slot);
     this.current[slot] = current ? 1 : 0;
     this.tokens[slot] = memory.tokens;
-    // Stryker disable next-line EqualityOperator: an equal cost stores the same least cost
     if (memory.tokens < this.leastTokens[kind]) this.leastTokens[kind] = memory.tokens;
     this.slotById?.set(memory.id, slot);
-    // Stryker disable next-line ConditionalExpression: a slot that never expires is never subtracted, so listing it only costs time
     if (memory.expiresAt !== null) this.expiring.push(slot);
   }
 
@@ -179,7 +173,6 @@ export class ScopeIndex {
 
   /** The slot of memory `id`, or undefined when this scope has no such memory. */
   slotOf(id: string): number | undefined {
-    // Stryker disable next-line ConditionalExpression: rebuilding the map gives the same map, only later
     if (this.slotById === null) this.slotById = new Map(this.ids.map((memoryId, slot) => [memoryId, slot]));
     return this.slotById.get(id);
   }
@@ -195,11 +188,9 @@ export class ScopeIndex {
   }
 
   /** Takes back a scoresBuffer array, zeroing the slots written (every slot when `written` is null). */
-  // Stryker disable next-line BlockStatement: without a spare, scoresBuffer allocates a zeroed array, which costs only time
   releaseScores(values: Float64Array, written: Int32Array | null): void {
     if (written === null) values.fill(0);
     else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: how many spares are kept changes memory and time, never a score
     if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
   }
 

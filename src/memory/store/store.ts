@@ -288,7 +288,6 @@ class SqliteMemoryStore implements MemoryStore {
     let chunk: MemoryRow[] = [];
     for (const row of this.selectSince.iterate(this.lastSeq) as IterableIterator<MemoryRow>) {
       chunk.push(row);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: chunks of any size add the same rows; the size bounds only memory
       if (chunk.length === CATCH_UP_CHUNK) chunk = this.addRows(chunk);
     }
     if (chunk.length > 0) this.addRows(chunk);
@@ -320,7 +319,6 @@ class SqliteMemoryStore implements MemoryStore {
     const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
     requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
-    // Stryker disable next-line ConditionalExpression: no correction is recorded under null, so checking null finds none
     if (supersedes !== null) this.checkCorrection(id, m.scope, supersedes, batch);
     const embedding = m.embedding ?? null;
     const vector = embedding === null ? null : this.checkedVector(id, m.scope, embedding.vector, batch);
@@ -363,7 +361,6 @@ class SqliteMemoryStore implements MemoryStore {
     const vector = given instanceof Float32Array ? given : Float32Array.from(given);
     // x * 0 is 0 for a finite x and NaN for ±Infinity or NaN, so one test after the loop finds any.
     let probe = 0;
-    // Stryker disable next-line AssignmentOperator: subtracting the zeros and NaNs finds the same NaN
     for (let i = 0; i < vector.length; i++) probe += vector[i] * 0;
     if (probe !== 0) {
       const i = vector.findIndex((x) => !Number.isFinite(x));
@@ -420,7 +417,6 @@ class SqliteMemoryStore implements MemoryStore {
   private insertRows(rows: readonly Memory[]): void {
     const params: unknown[] = [];
     let at = 0;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: rows left to the one-row insert below are stored the same, only more slowly
     for (; at + ROWS_PER_INSERT <= rows.length; at += ROWS_PER_INSERT) {
       for (let i = at; i < at + ROWS_PER_INSERT; i++) pushRow(params, this.lastSeq + i + 1, rows[i]);
       this.insertMany.run(params);
@@ -436,7 +432,6 @@ class SqliteMemoryStore implements MemoryStore {
    */
   private addToIndexes(memories: readonly Memory[], seqOf: (i: number) => number): void {
     for (const m of memories) {
-      // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key no lookup uses, and found in no slot
       if (m.supersedes !== null) this.scopeState(m.scope).corrections.set(m.supersedes, m.id);
     }
     for (let from = 0, to = 0; from < memories.length; from = to) {
@@ -448,7 +443,6 @@ class SqliteMemoryStore implements MemoryStore {
     }
     // Targets stored before: they stop being current now (the batch's own entered as not current).
     for (const m of memories) {
-      // Stryker disable next-line ConditionalExpression: no memory's id is null, so a null target finds no slot
       if (m.supersedes === null) continue;
       const target = this.slotOf(m.scope, m.supersedes);
       if (target !== undefined) this.scopeState(m.scope).index.supersede(target);
@@ -497,7 +491,6 @@ class Batch {
   add(scope: string, id: string, supersedes: string | null): void {
     this.claimedScopes.push(scope);
     this.claimedIds.push(id);
-    // Stryker disable next-line ConditionalExpression: a null target would be recorded under null, a key correctorOf is never asked for
     if (supersedes === null) return;
     let corrections = this.corrections.get(scope);
     if (corrections === undefined) this.corrections.set(scope, (corrections = new Map()));
