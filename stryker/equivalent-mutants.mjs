@@ -2,8 +2,8 @@
  * The mutants shown to be equivalent: they change no result, so no test can kill them. Each is
  * named by its file, the source text Stryker mutates (`code`; where `code` alone occurs more
  * often, `within` is a longer text that occurs once in the file, the node being the last
- * occurrence of `code` in it; a `code` ending in " …" names a node by its start), the mutator and the replacements that are equivalent, and why.
- * Other replacements of the same node are not listed and must be killed by tests.
+ * occurrence of `code` in it; a `code` ending in " …" names a node by its start), the mutator,
+ * the replacements that are equivalent, and why. Other replacements of the same node are not listed and must be killed by tests.
  *
  * They live here rather than as comments in src/, so the code says only what it does. Stryker
  * still runs them; `stryker/score.mjs` counts a listed survivor as equivalent rather than as a
