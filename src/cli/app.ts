@@ -1,8 +1,8 @@
-import { existsSync, statSync } from "node:fs";
 import yargs, { type Argv } from "yargs";
 import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
 import { REFLECTION_THRESHOLD } from "../agent/reflection.js";
-import { flagError, userError } from "../shared/errors.js";
+import { flagError } from "../shared/errors.js";
+import { checkOutputFolder } from "../shared/output-folder.js";
 
 /** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */
 export interface Handlers {
@@ -109,9 +109,18 @@ const wholeAtLeast = (flag: string, min: number) =>
 const positive = (flag: string, unit: string) =>
   numberFlag(flag, `a positive number of ${unit}`, (v) => Number.isFinite(v) && v > 0);
 
-/** --out names a folder; an existing file there would make every write fail later. */
+/**
+ * --out names a folder that can take files, checked as the flag is read: otherwise a folder that
+ * cannot be written fails only after every trial has run, and one on /proc never returns.
+ */
 function outFolder(value: string | undefined): string | undefined {
-  if (value !== undefined && existsSync(value) && !statSync(value).isDirectory()) throw userError(`--out expects a folder, but ${value} is a file`);
+  if (value !== undefined) checkOutputFolder(value);
+  return value;
+}
+
+/** The same check for a folder flag with a default, whose value is always there. */
+function outFolderWithDefault(value: string): string {
+  checkOutputFolder(value);
   return value;
 }
 
@@ -277,7 +286,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
             },
           })
           .option("queries", { type: "number", default: 200, describe: "queries timed per store size", coerce: wholeAtLeast("--queries", 1) })
-          .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json" })
+          .option("out", { type: "string", default: "reports/bench", describe: "folder for bench.md and bench.json", coerce: outFolderWithDefault })
           .option("grid", { type: "boolean", default: false, describe: "also time the core experiment grid" })
           .option("conversations", { type: "boolean", default: true, describe: "also time a generated 418-conversation benchmark and a 30 MB import" })
           .option("embedding-texts", {

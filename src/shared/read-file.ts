@@ -60,6 +60,17 @@ export function readCheckedFile(file: string, options: ReadOptions): Buffer {
   }
 }
 
+/** What a path names, in words ("a file", "a folder", "a FIFO", "a character device", …), for messages that refuse it. */
+export function kindOf(stats: Stats): string {
+  if (stats.isFile()) return "a file";
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "neither a file nor a folder";
+}
+
 function article(what: string): string {
   return /^[aeiou]/i.test(what) ? `an ${what}` : `a ${what}`;
 }

@@ -5,8 +5,9 @@
  * message naming the file or flag and what is wrong; exit code 2; no stack trace; and a clean
  * `git status` afterwards: nothing written, nothing half-written.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markShard } from "../../src/cli/commands/merge.js";
@@ -14,10 +15,10 @@ import { loadExperiment } from "../../src/harness/experiment/load.js";
 import { parseResults, readResults, serialiseResults } from "../../src/harness/results/io.js";
 import { journalFile } from "../../src/harness/runner/run.js";
 import { fullPolicy, loadGemmaTokenizer, openStore } from "../../src/memory/index.js";
-import { repoPath } from "../harness/temp-files.js";
+import { repoPath, useTempDir } from "../harness/temp-files.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
-import { type CliOutcome, commitSandbox, runCli, type Sandbox, sandboxChanges, type SpawnOptions, useSandbox } from "./sandbox.js";
+import { type CliOutcome, commitSandbox, killCli, runCli, type Sandbox, sandboxChanges, spawnCli, type SpawnOptions, useSandbox } from "./sandbox.js";
 
 /**
  * Running as someone whom file permissions stop. Tests and CI run as root, whom permissions do
@@ -43,7 +44,15 @@ interface Row {
   env?: (box: Sandbox) => Record<string, string>;
   /** Runs after the sandbox is committed, e.g. to take a permission away. */
   after?: (box: Sandbox) => void;
+  /**
+   * For inputs that once hung the CLI: it is killed after this long, so a regression fails its row
+   * instead of stalling the table. The refusal itself takes milliseconds; the rest is start-up.
+   */
+  deadlineMs?: number;
 }
+
+/** Far above the few seconds these rows take, even on a loaded machine. */
+const DEADLINE_MS = 60_000;
 
 let double: OllamaDouble;
 /** The chat model's answers: a number for ratings, a reply far over the cap for "flood". */
@@ -187,6 +196,20 @@ const ROWS: Record<string, Row> = {
     ),
     says: () => /^locomo\.json: the LoCoMo data file is not valid JSON \(.*\)$/,
   },
+  "a conversations data file that is /dev/zero": {
+    run: (box) => (validExperiment(box, "zero-data", "scenarios: []", "dataset: { format: conversations, path: /dev/zero }"), ["experiment", "experiments/zero-data.yaml"]),
+    says: () => 'experiments/zero-data.yaml: at dataset.path: data file "/dev/zero" is not a regular file (a character device)',
+    deadlineMs: DEADLINE_MS,
+  },
+  "a conversations data file that is a FIFO, never opened": {
+    run: (box) => (
+      validExperiment(box, "fifo-data", "scenarios: []", "dataset: { format: conversations, path: talks.jsonl }"),
+      execFileSync("mkfifo", [box.path("experiments/talks.jsonl")]),
+      ["experiment", "experiments/fifo-data.yaml"]
+    ),
+    says: () => 'experiments/fifo-data.yaml: at dataset.path: data file "talks.jsonl" is not a regular file (a FIFO)',
+    deadlineMs: DEADLINE_MS,
+  },
 
   // Scenario files, named in the message rather than the experiment.
   "a directory given as a scenario": {
@@ -280,6 +303,39 @@ const ROWS: Record<string, Row> = {
     run: (box) => (box.write("notes.txt", "a file\n"), ["experiment", "--out", "notes.txt"]),
     says: () => "--out expects a folder, but notes.txt is a file",
   },
+  // --out is checked as it is read, before any trial runs; nothing there is made or opened.
+  "--out /proc, where Node's mkdir never returns": {
+    run: () => ["experiment", "--out", "/proc/.recollect"],
+    says: () => "--out expects a folder that can hold files, but /proc/.recollect is on the kernel's proc file system, which holds none",
+    deadlineMs: DEADLINE_MS,
+  },
+  "--out under /sys": {
+    run: () => ["experiment", "--out", "/sys/recollect-out"],
+    says: () => "--out expects a folder that can hold files, but /sys/recollect-out is on the kernel's sysfs file system, which holds none",
+    deadlineMs: DEADLINE_MS,
+  },
+  "--out that names a FIFO": {
+    run: (box) => (execFileSync("mkfifo", [box.path("pipe")]), ["experiment", "--out", "pipe"]),
+    says: () => "--out expects a folder, but pipe is a FIFO",
+    deadlineMs: DEADLINE_MS,
+  },
+  "--out /dev/zero": { run: () => ["experiment", "--out", "/dev/zero"], says: () => "--out expects a folder, but /dev/zero is a character device", deadlineMs: DEADLINE_MS },
+  "--out under a file": {
+    run: (box) => (box.write("notes.txt", "a file\n"), ["check", "--out", "notes.txt/out"]),
+    says: () => "--out expects a folder, but notes.txt/out lies under notes.txt, which is a file",
+  },
+  "--out that is a symbolic link to nothing": {
+    run: (box) => (symlinkSync("gone", box.path("dangling")), ["experiment", "--out", "dangling"]),
+    says: () => "--out expects a folder, but dangling is a symbolic link to a path that does not exist",
+  },
+  "--out in a folder the user may not write": {
+    run: (box) => (mkdirSync(box.path("locked")), ["experiment", "--out", "locked/out"]),
+    after: (box) => chmodSync(box.path("locked"), 0o555),
+    permissions: true,
+    says: () => "locked/out: cannot be written (permission denied)",
+  },
+  '--out ""': { run: () => ["experiment", "--out", ""], says: () => '--out expects a folder, got ""' },
+  "bench --out /proc": { run: () => ["bench", "--out", "/proc"], says: () => "--out expects a folder that can hold files, but /proc is on the kernel's proc file system, which holds none" },
   "convert from a format it does not know": { run: () => ["convert", "lotr", "in.json", "out.jsonl"], says: () => 'Invalid values: Argument: from, Given: "lotr", Choices: "locomo"' },
   "convert of a file that is not JSON": {
     run: (box) => (box.write("in.json", "not json\n"), ["convert", "locomo", "in.json", "out.jsonl"]),
@@ -416,7 +472,10 @@ beforeAll(async () => {
         ...(row.permissions && "wrapper" in PERMISSIONS ? { wrapper: PERMISSIONS.wrapper } : {}),
         ...(row.env ? { env: row.env(box) } : {}),
       };
-      const outcome = await runCli(args, box.dir, options);
+      const { child, done } = spawnCli(args, box.dir, options);
+      const deadline = row.deadlineMs === undefined ? undefined : setTimeout(() => killCli(child), row.deadlineMs);
+      const outcome = await done;
+      clearTimeout(deadline);
       outcomes.set(title, { outcome, box, changes: sandboxChanges(box) });
     }
   };
@@ -488,5 +547,64 @@ describe("a damaged journal of an interrupted run", () => {
       ["no-touch", 1],
     ]);
     expect(existsSync(box.path(journal))).toBe(false);
+  });
+});
+
+/**
+ * A real full disk under --out: a small tmpfs, which needs root and a kernel that lets us mount
+ * one (elsewhere this is skipped; test/shared/atomic-write.test.ts injects the same failures
+ * everywhere). Whichever file the disk runs out on, the run must say so and leave every file
+ * complete or absent.
+ */
+describe("a run whose --out fills up", () => {
+  const box = useSandbox();
+  const disk = useTempDir("recollect-full-disk-");
+  let mounted: { skip: string } | { outcome: CliOutcome; changes: string } = { skip: "" };
+
+  /** Whether a file is whole, by how each of the kinds a run writes ends. */
+  const complete = (file: string): boolean => {
+    const bytes = readFileSync(file);
+    const text = bytes.toString("utf8");
+    if (file.endsWith(".json")) return (JSON.parse(text), true);
+    if (file.endsWith(".html")) return text.trimEnd().endsWith("</html>");
+    if (file.endsWith(".svg")) return text.trimEnd().endsWith("</svg>");
+    if (file.endsWith(".png")) return bytes.subarray(-8, -4).toString("latin1") === "IEND";
+    return bytes.length > 0;
+  };
+
+  beforeAll(async () => {
+    if (process.getuid?.() !== 0) return void (mounted = { skip: "mounting a small tmpfs needs root" });
+    try {
+      // Room for the results and some reports, not for all of them.
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk.dir], { stdio: "pipe" });
+    } catch (error) {
+      return void (mounted = { skip: `mount -t tmpfs failed here (${String((error as Error).message).split("\n")[0]})` });
+    }
+    validExperiment(box, "fills");
+    commitSandbox(box);
+    const outcome = await runCli(["experiment", "experiments/fills.yaml", "--workers", "1", "--out", disk.dir], box.dir);
+    mounted = { outcome, changes: sandboxChanges(box) };
+  }, 300_000);
+  afterAll(() => {
+    if ("outcome" in mounted) execFileSync("umount", [disk.dir]);
+  });
+
+  it("exits 2 naming the file the disk had no room for, says nothing of writing it, and leaves every file complete or absent", (context) => {
+    if ("skip" in mounted) return context.skip(mounted.skip);
+    const { outcome, changes } = mounted;
+    expect(outcome.code, outcome.stderr).toBe(2);
+    expect(outcome.stderr).not.toMatch(/^\s+at /m);
+    const last = outcome.stderr.trimEnd().split("\n").at(-1)!;
+    const match = /^recollect: (.+): cannot be written \(no space left on the device\)$/.exec(last);
+    expect(match, outcome.stderr).not.toBeNull();
+    const failed = match![1]!;
+    expect(failed.startsWith(`${disk.dir}/`)).toBe(true);
+    expect(existsSync(failed)).toBe(false);
+    expect(outcome.stdout).not.toContain(failed);
+    expect(outcome.stdout).not.toMatch(/^reports.*: wrote /m);
+    const files = readdirSync(disk.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    expect(files.filter((file) => file.endsWith(".tmp"))).toEqual([]);
+    expect(files.filter((file) => !complete(file))).toEqual([]);
+    expect(changes, "git status after the run").toBe("");
   });
 });

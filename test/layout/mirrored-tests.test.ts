@@ -119,7 +119,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/report/markdown/setup.ts": covered("a markdown writer", "test/report/markdown/injection.test.ts", "test/report/evaluation.test.ts"),
   "src/report/markdown/summary-tables.ts": covered("a markdown writer", "test/report/markdown/injection.test.ts", "test/report/evaluation.test.ts"),
   "src/report/paths.ts": covered("where reports are written", "test/report/evaluation.test.ts"),
-  "src/shared/atomic-write.ts": covered("results are written atomically", "test/report/write.test.ts", "test/cli/commands/experiment.test.ts"),
   "src/shared/paths.ts": covered("the repository root, one constant", "test/harness/runner/run.test.ts"),
 };
 

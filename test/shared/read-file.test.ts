@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readTextFile, SIZE_LIMITS } from "../../src/shared/read-file.js";
+import { kindOf, readTextFile, SIZE_LIMITS } from "../../src/shared/read-file.js";
 import { useTempDir } from "../harness/temp-files.js";
 import { userError } from "../helpers/user-error.js";
 
@@ -53,5 +54,16 @@ describe("readTextFile", () => {
 
   it("documents its limits: 8 MiB of YAML, 256 MiB of JSON, 1 MiB for a policy preset", () => {
     expect(SIZE_LIMITS).toEqual({ yaml: 8 * 1024 * 1024, json: 256 * 1024 * 1024, policy: 1024 * 1024 });
+  });
+});
+
+describe("kindOf", () => {
+  it("names what a path is, by stat alone", () => {
+    const fifo = temp.path("pipe");
+    execFileSync("mkfifo", [fifo]);
+    expect(kindOf(statSync(temp.write("plain.txt", "x")))).toBe("a file");
+    expect(kindOf(statSync(temp.dir))).toBe("a folder");
+    expect(kindOf(statSync(fifo))).toBe("a FIFO");
+    expect(kindOf(statSync("/dev/zero"))).toBe("a character device");
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync, type Stats, statSync } from "node:fs";
 import { PassThrough, Transform } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { fileError, isRecollectError } from "../../shared/errors.js";
+import { kindOf } from "../../shared/read-file.js";
 
 /**
  * Reads a JSON Lines file (plain, or gzip-compressed: recognised by its magic bytes, whatever
@@ -97,15 +98,20 @@ export function readLines(file: string, display = file, maxLineBytes = MAX_LINE_
   };
 }
 
+/**
+ * Only a regular file is read: a FIFO would block the run on opening it until something writes,
+ * and a device such as /dev/zero never ends. stat opens neither.
+ */
 function checkReadable(file: string, display: string): void {
-  let isFile: boolean;
+  let stats: Stats;
   try {
-    isFile = statSync(file).isFile();
+    stats = statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw fileError(display, code === "ENOENT" ? "data file not found" : `cannot read the data file (${code ?? (error as Error).message})`, { cause: error });
   }
-  if (!isFile) throw fileError(display, "is not a file (a folder?); name a conversation JSON Lines file");
+  if (stats.isDirectory()) throw fileError(display, "is a folder, not a file; name a conversation JSON Lines file");
+  if (!stats.isFile()) throw fileError(display, `is not a regular file (${kindOf(stats)}); name a conversation JSON Lines file`);
 }
 
 function isGzip(file: string): boolean {

@@ -1,8 +1,9 @@
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { globSync, isDynamicPattern } from "tinyglobby";
 import { fileError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
+import { kindOf } from "../../shared/read-file.js";
 
 /**
  * Paths written in an experiment file start from the file's own folder, wherever the command is
@@ -73,14 +74,16 @@ export class ExperimentPaths {
     }
   }
 
+  /** By stat alone: opening a FIFO to look at it would block until something writes to it. */
   private checkFile(path: string, written: string, where: string, what: string): void {
-    let isFile: boolean;
+    let stats: Stats;
     try {
-      isFile = statSync(path).isFile();
+      stats = statSync(path);
     } catch (error) {
       throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" not found (${this.relativeNote()})`, { cause: error });
     }
-    if (!isFile) throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" is a folder, not a file`);
+    if (stats.isDirectory()) throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" is a folder, not a file`);
+    if (!stats.isFile()) throw fileError(this.experimentFile, `at ${where}: ${what} "${written}" is not a regular file (${kindOf(stats)})`);
   }
 
   private relativeNote(): string {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -68,6 +69,14 @@ describe("readLines", () => {
     const damaged = writeBytes(temp, "damaged.jsonl.gz", gz.subarray(0, gz.length - 20));
     expect(await failure(damaged)).toMatch(new RegExp(`^${damaged.replace(/[.]/g, "\\.")}: not a valid gzip file \\(`));
     expect(await failure(temp.path("absent.jsonl"))).toBe(`${temp.path("absent.jsonl")}: data file not found`);
-    expect(await failure(temp.dir)).toBe(`${temp.dir}: is not a file (a folder?); name a conversation JSON Lines file`);
+    expect(await failure(temp.dir)).toBe(`${temp.dir}: is a folder, not a file; name a conversation JSON Lines file`);
+  });
+
+  it("refuses a FIFO without opening it, and /dev/zero, which never ends", async () => {
+    const fifo = temp.path("pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    // Opening the FIFO would wait for a writer, and the test would time out.
+    expect(await failure(fifo)).toBe(`${fifo}: is not a regular file (a FIFO); name a conversation JSON Lines file`);
+    expect(await failure("/dev/zero")).toBe("/dev/zero: is not a regular file (a character device); name a conversation JSON Lines file");
   });
 });
