@@ -3,32 +3,7 @@
  * Float32Array that the dot products read. A plain JS sum is the floor for a JS loop; a SIMD sum
  * (four f32x4 accumulators) approaches the memory-bandwidth floor that no exact kernel can beat.
  */
-import {
-  BLOCK,
-  BR,
-  BR_IF,
-  END,
-  F32X4_ADD,
-  F32X4_EXTRACT_LANE,
-  F64,
-  F64_ADD,
-  F64_PROMOTE_F32,
-  get,
-  I32,
-  i32,
-  I32_ADD,
-  I32_GE_U,
-  I32_MUL,
-  LOOP,
-  memarg,
-  oneFunctionModule,
-  set,
-  simd,
-  V128,
-  V128_CONST,
-  V128_LOAD,
-  VOID,
-} from "../shared/wasm-encoding.js";
+import * as wasm from "../shared/wasm-encoding.js";
 
 export function plainSum(values: Float32Array): number {
   let sum = 0;
@@ -42,18 +17,18 @@ function sumModuleBytes(): Uint8Array<ArrayBuffer> {
   const [PTR, FLOATS, STOP, A0] = [0, 1, 2, 3];
   const code: number[] = [];
   const emit = (...parts: number[][]) => parts.forEach((p) => code.push(...p));
-  emit(get(PTR), get(FLOATS), i32(4), [I32_MUL, I32_ADD], set(STOP)); // stop = ptr + floats·4
-  for (let k = 0; k < 4; k++) emit(simd(V128_CONST, ...new Array(16).fill(0)), set(A0 + k));
-  emit([BLOCK, VOID, LOOP, VOID], get(PTR), get(STOP), [I32_GE_U, BR_IF, 1]);
-  for (let k = 0; k < 4; k++) emit(get(A0 + k), get(PTR), simd(V128_LOAD, ...memarg(4, 16 * k)), simd(F32X4_ADD), set(A0 + k));
-  emit(get(PTR), i32(64), [I32_ADD], set(PTR), [BR, 0, END, END]);
+  emit(wasm.get(PTR), wasm.get(FLOATS), wasm.i32(4), [wasm.I32_MUL, wasm.I32_ADD], wasm.set(STOP)); // stop = ptr + floats·4
+  for (let k = 0; k < 4; k++) emit(wasm.simd(wasm.V128_CONST, ...new Array(16).fill(0)), wasm.set(A0 + k));
+  emit([wasm.BLOCK, wasm.VOID, wasm.LOOP, wasm.VOID], wasm.get(PTR), wasm.get(STOP), [wasm.I32_GE_U, wasm.BR_IF, 1]);
+  for (let k = 0; k < 4; k++) emit(wasm.get(A0 + k), wasm.get(PTR), wasm.simd(wasm.V128_LOAD, ...wasm.memarg(4, 16 * k)), wasm.simd(wasm.F32X4_ADD), wasm.set(A0 + k));
+  emit(wasm.get(PTR), wasm.i32(64), [wasm.I32_ADD], wasm.set(PTR), [wasm.BR, 0, wasm.END, wasm.END]);
   // Lanes of (a0 + a1) + (a2 + a3), widened and added.
-  emit(get(A0), get(A0 + 1), simd(F32X4_ADD), get(A0 + 2), get(A0 + 3), simd(F32X4_ADD), simd(F32X4_ADD), set(A0));
+  emit(wasm.get(A0), wasm.get(A0 + 1), wasm.simd(wasm.F32X4_ADD), wasm.get(A0 + 2), wasm.get(A0 + 3), wasm.simd(wasm.F32X4_ADD), wasm.simd(wasm.F32X4_ADD), wasm.set(A0));
   for (let lane = 0; lane < 4; lane++) {
-    emit(get(A0), simd(F32X4_EXTRACT_LANE, lane), [F64_PROMOTE_F32]);
-    if (lane > 0) emit([F64_ADD]);
+    emit(wasm.get(A0), wasm.simd(wasm.F32X4_EXTRACT_LANE, lane), [wasm.F64_PROMOTE_F32]);
+    if (lane > 0) emit([wasm.F64_ADD]);
   }
-  return oneFunctionModule({ name: "sum", params: [I32, I32], results: [F64], locals: [[1, I32], [4, V128]], code });
+  return wasm.oneFunctionModule({ name: "sum", params: [wasm.I32, wasm.I32], results: [wasm.F64], locals: [[1, wasm.I32], [4, wasm.V128]], code });
 }
 
 /**
