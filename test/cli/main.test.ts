@@ -6,7 +6,8 @@
  * `git status` afterwards: nothing written, nothing half-written.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +50,11 @@ interface Row {
    * instead of stalling the table. The refusal itself takes milliseconds; the rest is start-up.
    */
   deadlineMs?: number;
+  /**
+   * A file of the sandbox the run must leave alone: its sha256 is the same after the run as before,
+   * and nothing (no -journal, -wal or -shm) is left beside it.
+   */
+  keeps?: string;
 }
 
 /** Far above the few seconds these rows take, even on a loaded machine. */
@@ -414,6 +420,42 @@ const ROWS: Record<string, Row> = {
     },
     says: () => "newer.sqlite: memory store has schema version 99, newer than the 5 this version of recollect understands; open it with a newer recollect",
   },
+  "another program's SQLite file as the store, with recollect's schema version": {
+    run: (box) => {
+      const db = new Database(box.path("other.sqlite"));
+      db.exec("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT); INSERT INTO settings VALUES ('theme', 'dark');");
+      db.pragma("user_version = 5");
+      db.close();
+      return chat("--db", "other.sqlite");
+    },
+    keeps: "other.sqlite",
+    says: () => "other.sqlite: is an SQLite file but not a recollect memory store (its schema version is 5, but its tables are not a version-5 store's); it was left unchanged",
+  },
+  "a store with three damaged pages": {
+    run: (box) => {
+      const file = storeFile(box, "memory.sqlite");
+      const store = openStore(file, { tokenizer });
+      store.rememberMany(Array.from({ length: 300 }, (_, i) => ({ scope: "user", kind: "semantic" as const, text: `fact ${i} ${"x".repeat(200)}`, createdAt: 0 })));
+      store.close();
+      const db = new Database(file);
+      db.pragma("journal_mode = DELETE");
+      db.close();
+      const fd = openSync(file, "r+");
+      for (const page of [3, 7, 11]) writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, (page - 1) * 4096);
+      closeSync(fd);
+      return chat("--db", "memory.sqlite");
+    },
+    keeps: "memory.sqlite",
+    says: () => /^memory\.sqlite: is a damaged memory store \(SQLite's quick_check: .+\); it was left unchanged: restore it from a copy$/,
+  },
+  "a store path that ends in a slash": {
+    run: () => chat("--db", "new.sqlite/"),
+    says: () => 'new.sqlite/: ends in "/", so it names a folder, not a memory store file',
+  },
+  "a file under /proc as the store": {
+    run: () => chat("--db", "/proc/self/status"),
+    says: () => "/proc/self/status: is not a regular file (its size is given as 0 bytes, yet it reads as data, as files under /proc do), so it cannot be a memory store",
+  },
   "a policy preset file that does not exist": { run: () => chat("--policy", "absent.json"), says: () => "absent.json: file not found" },
   "a policy preset file that is not JSON": {
     run: (box) => (box.write("policy.json", "mode: pooled\n"), chat("--policy", "policy.json")),
@@ -448,7 +490,16 @@ const ROWS: Record<string, Row> = {
   },
 };
 
-const outcomes = new Map<string, { outcome: CliOutcome; box: Sandbox; changes: string } | { skipped: string }>();
+/** What the run left of a row's `keeps` file: its sha256 before and after, and the files beside it. */
+interface Kept {
+  before: string;
+  after: string;
+  beside: string[];
+}
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+const besideOf = (box: Sandbox, name: string) => ["-journal", "-wal", "-shm"].map((suffix) => name + suffix).filter((sibling) => existsSync(box.path(sibling)));
+
+const outcomes = new Map<string, { outcome: CliOutcome; box: Sandbox; changes: string; kept?: Kept } | { skipped: string }>();
 const boxes = Object.fromEntries(Object.keys(ROWS).map((title) => [title, useSandbox()]));
 /** Rows run a few at a time: each is a Node process that loads part of the project. */
 const PARALLEL = 4;
@@ -468,6 +519,7 @@ beforeAll(async () => {
       const args = row.run(box);
       commitSandbox(box);
       row.after?.(box);
+      const before = row.keeps === undefined ? undefined : sha256(box.path(row.keeps));
       const options: SpawnOptions = {
         ...(row.permissions && "wrapper" in PERMISSIONS ? { wrapper: PERMISSIONS.wrapper } : {}),
         ...(row.env ? { env: row.env(box) } : {}),
@@ -476,7 +528,8 @@ beforeAll(async () => {
       const deadline = row.deadlineMs === undefined ? undefined : setTimeout(() => killCli(child), row.deadlineMs);
       const outcome = await done;
       clearTimeout(deadline);
-      outcomes.set(title, { outcome, box, changes: sandboxChanges(box) });
+      const kept = row.keeps === undefined ? {} : { kept: { before: before!, after: sha256(box.path(row.keeps)), beside: besideOf(box, row.keeps) } };
+      outcomes.set(title, { outcome, box, changes: sandboxChanges(box), ...kept });
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -508,6 +561,10 @@ describe("every bad input is one line and exit 2", () => {
       else expect(message).toMatch(says);
       expect(outcome.stdout).toBe("");
       expect(changes, "git status after the run").toBe("");
+      if (result.kept !== undefined) {
+        expect(result.kept.after, "sha256 of the file after the run").toBe(result.kept.before);
+        expect(result.kept.beside, "files left beside it").toEqual([]);
+      }
     });
   });
 });

@@ -194,7 +194,7 @@ function upgrade(db: Database.Database, file: string, counter: TokenCounter): vo
   }
 }
 
-function refuseNewer(file: string, version: number): void {
+export function refuseNewer(file: string, version: number): void {
   if (version <= SCHEMA_VERSION) return;
   throw fileError(
     file,

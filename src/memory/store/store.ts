@@ -8,7 +8,7 @@
  * looked, so the checks it makes (an id taken, a memory already corrected) and the default ids it
  * gives see every row in the file. SQLite's unique indexes back those checks up.
  */
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, closeSync, constants, openSync, readSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { fileError, type RecollectError, userError } from "../../shared/errors.js";
@@ -18,6 +18,7 @@ import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types
 import { Prefaulter } from "../vector/prefault.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
+import { identifyStore, noSpaceError } from "./identify.js";
 import { migrate } from "./migrations.js";
 import { COLUMNS_PER_ROW, MEMORY_COLUMNS, type MemoryRow, pushRow, rowToMemory, SCHEMA_VERSION } from "./schema.js";
 
@@ -76,13 +77,17 @@ export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | unde
 
 /**
  * Opens (or creates) a store. A path that exists must be an SQLite memory store this version can
- * write: a directory, a device such as /dev/null, an empty file, a text file, a newer store or a
- * read-only one is refused with one message naming the file. An empty file is refused rather than
- * made into a store, because it is more likely a mistake (a wrong path, a truncated copy) than a
- * wish; a store is created at a path that does not exist yet.
+ * write: a directory, a device such as /dev/null, an empty file, a text file, another program's
+ * database, a damaged store, a newer store or a read-only one is refused with one message naming
+ * the file, and left byte-identical with nothing new beside it. An empty file is refused rather
+ * than made into a store, because it is more likely a mistake (a wrong path, a truncated copy)
+ * than a wish; a store is created at a path that does not exist yet, and removed again when the
+ * disk has no room to create it.
  */
 export function openStore(file: string, options: OpenStoreOptions): MemoryStore {
-  refuseNonStore(file);
+  const existed = refuseNonStore(file);
+  // Read-only first: switching the journal mode or migrating writes to the file.
+  if (existed) identifyStore(file);
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -103,23 +108,29 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
     }
   } catch (error) {
     db.close();
+    if (!existed && isDiskTrouble(error)) removeNewStore(file);
     throw openError(file, error);
   }
   return new SqliteMemoryStore(db, file, options.tokenizer);
 }
 
-function refuseNonStore(file: string): void {
+/** Refuses what cannot be a store before SQLite opens it; true when `file` exists (a regular file, then). */
+function refuseNonStore(file: string): boolean {
   // "" (SQLite's temporary database) needs no test of its own: no file is named "", so it passes as absent.
-  if (file === ":memory:") return;
+  if (file === ":memory:") return false;
   let stats;
   try {
     stats = statSync(file);
   } catch {
-    return; // Absent: SQLite creates it (or says why it cannot).
+    // SQLite would drop the slash and create the file before it: "new.sqlite/" would make new.sqlite.
+    if (file.endsWith("/")) throw fileError(file, 'ends in "/", so it names a folder, not a memory store file');
+    return false; // Absent: SQLite creates it (or says why it cannot).
   }
   if (stats.isDirectory()) throw fileError(file, "is a directory, not a memory store");
   if (!stats.isFile()) throw fileError(file, "is not a regular file, so it cannot be a memory store");
   if (stats.size === 0) {
+    // Files under /proc and /sys say they are 0 bytes long, yet read as text: not an empty file.
+    if (readsAsData(file)) throw fileError(file, "is not a regular file (its size is given as 0 bytes, yet it reads as data, as files under /proc do), so it cannot be a memory store");
     throw fileError(file, "is an empty file, not a memory store; remove it, or name a path that does not exist yet to create a store there");
   }
   // Checked before SQLite opens it, which would leave its -wal and -shm files behind.
@@ -134,12 +145,42 @@ function refuseNonStore(file: string): void {
       throw fileError(file, what, { cause: error });
     }
   }
+  return true;
+}
+
+/** Whether a file that says it is empty gives bytes when read. */
+function readsAsData(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    return readSync(fd, Buffer.alloc(1), 0, 1, 0) > 0;
+  } catch {
+    return false; // Unreadable: the permission check that follows says so.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** SQLite's codes for a disk that is full or failing, on which a new store could not be made. */
+function isDiskTrouble(error: unknown): boolean {
+  return error instanceof Database.SqliteError && (error.code === "SQLITE_FULL" || error.code.startsWith("SQLITE_IOERR"));
+}
+
+/**
+ * Removes a store this call created and could not finish, so a full disk leaves no half-made file.
+ * Only after disk trouble: a store that failed for a lock may have been created meanwhile by
+ * another process, and is then its own.
+ */
+function removeNewStore(file: string): void {
+  for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 }
 
 /** SQLite's own words for a file it cannot use, made into one message naming the file. */
 function openError(file: string, error: unknown): unknown {
   // A RecollectError (from migrate) is not an SqliteError either, so it passes through unchanged.
   if (!(error instanceof Database.SqliteError)) return error;
+  const full = noSpaceError(file, error);
+  if (full !== undefined) return full;
   if (error.code.startsWith("SQLITE_READONLY") || (error.code.startsWith("SQLITE_CANTOPEN") && error.message.includes("readonly"))) {
     return fileError(file, "is read-only: the memory store must be writable (check the file's and its folder's permissions)", { cause: error });
   }

@@ -460,6 +460,18 @@ describe("files", () => {
     expect(readdirSync(dirname(empty))).toEqual(["empty.sqlite"]);
   });
 
+  it("refuses a path ending in a slash as naming a folder, and creates nothing, not even the file before the slash", () => {
+    const file = `${tempPath("new.sqlite")}/`;
+    expect(userError(() => openStore(file, { tokenizer })).message).toBe(`${file}: ends in "/", so it names a folder, not a memory store file`);
+    expect(readdirSync(dirname(file.slice(0, -1)))).toEqual([]);
+  });
+
+  it("refuses a file under /proc, which says it is 0 bytes long yet reads as text, as not a regular file rather than an empty one", () => {
+    expect(userError(() => openStore("/proc/self/status", { tokenizer })).message).toBe(
+      "/proc/self/status: is not a regular file (its size is given as 0 bytes, yet it reads as data, as files under /proc do), so it cannot be a memory store",
+    );
+  });
+
   it("names the file when its folder does not exist", () => {
     const file = tempPath("no-such-folder/memory.sqlite");
     expect(userError(() => openStore(file, { tokenizer })).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot open the memory store \\(`));
