@@ -150,7 +150,7 @@ interface ScopeState {
   index: ScopeIndex;
   /** The row of each slot: with SQLite's (scope, id) index, it finds a memory's slot. */
   rows: SeqSlots;
-  /** Target id → id of the memory that corrects it (the target may not be stored yet). */
+  /** Target id → id of the memory that corrects it (in a file written before corrections had to follow their targets, the target may not be stored). */
   corrections: Map<string, string>;
 }
 
