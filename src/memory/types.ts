@@ -34,7 +34,10 @@ export interface Memory {
 
 /** What a caller supplies to write a memory; the store fills in the rest. */
 export interface NewMemory {
-  /** Defaults to a deterministic id derived from scope and insertion sequence. */
+  /**
+   * Defaults to a deterministic id derived from scope and insertion sequence. A given id is
+   * non-empty and holds no control character (C0, DEL, C1).
+   */
   id?: string;
   scope: string;
   kind: Kind;
@@ -43,8 +46,12 @@ export interface NewMemory {
   occurredAt?: number | null;
   /** Defaults to createdAt. */
   lastAccessedAt?: number;
-  /** Defaults to DEFAULT_IMPORTANCE. */
+  /** From 1 to 10; defaults to DEFAULT_IMPORTANCE. */
   importance?: number;
+  /**
+   * Id of the memory this one corrects: one already stored in the scope, or written earlier in
+   * the same batch, and not corrected yet.
+   */
   supersedes?: string | null;
   expiresAt?: number | null;
   source?: string | null;

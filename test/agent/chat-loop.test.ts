@@ -95,13 +95,13 @@ describe("chatTurn", () => {
     const result = await chatTurn(
       {
         ...deps,
-        rate: async (text) => ({ importance: text.length % 10, fallback: false, raw: "" }),
+        rate: async (text) => ({ importance: 1 + (text.length % 10), fallback: false, raw: "" }),
         countRequest: (messages) => countRequest(tokenizer, messages),
       },
       { scope: "ada", user: "What does Ada drink?", id: "rated" },
     );
-    expect(store.get("ada", "rated")!.importance).toBe("What does Ada drink?".length % 10);
-    expect(result.importance?.importance).toBe("What does Ada drink?".length % 10);
+    expect(store.get("ada", "rated")!.importance).toBe(1 + ("What does Ada drink?".length % 10));
+    expect(result.importance?.importance).toBe(1 + ("What does Ada drink?".length % 10));
     expect(result.requestTokens).toBe(countRequest(tokenizer, result.messages));
   });
 

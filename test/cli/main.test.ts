@@ -268,6 +268,22 @@ const ROWS: Record<string, Row> = {
     ),
     says: () => 'scenarios-bad/later-id.yaml: at steps[1].ask.expect[0]: "b" is not a memory written before this ask',
   },
+  "a memory corrected twice": {
+    run: (box) => (
+      scenario(
+        box,
+        "twice-corrected",
+        "  - remember: { id: a, kind: semantic, text: Tea }",
+        "  - remember: { id: b, kind: semantic, text: Coffee, corrects: a }",
+        "  - remember: { id: c, kind: semantic, text: Water, corrects: a }",
+        ASK,
+      ),
+      over(box, "twice-corrected", "scenarios-bad/twice-corrected.yaml"),
+      ["experiment", "experiments/twice-corrected.yaml"]
+    ),
+    says: () =>
+      'scenarios-bad/twice-corrected.yaml: at steps[2].remember[0].corrects: "a" is already corrected by "b" at steps[1].remember[0]; a memory is corrected once, so correct "b" instead',
+  },
   "embeddings of two sizes in one scenario": {
     run: (box) => (
       scenario(box, "dims", "  - remember: [{ id: a, kind: semantic, text: Tea, embedding: [1, 0] }, { id: b, kind: semantic, text: Milk, embedding: [1, 0, 0] }]", ASK),

@@ -28,7 +28,7 @@ const op = fc.oneof(
     createdAt: fc.integer({ min: -50, max: 0 }),
     occurredAt: fc.option(fc.integer({ min: -80, max: 0 }), { nil: null }),
     accessed: fc.integer({ min: -60, max: 2 }),
-    importance: fc.integer({ min: 0, max: 11 }),
+    importance: fc.integer({ min: 1, max: 10 }),
     expires: fc.option(fc.integer({ min: -5, max: 10 }), { nil: null }),
     vector: fc.option(vector, { nil: null }),
   }),

@@ -12,12 +12,15 @@ export const DISTRACTOR_PREFIX = "distractor:";
 
 /**
  * Checks what a schema cannot: ids are unique, every id a step refers to was written earlier
- * in the timeline (a memory, or the write-back of an earlier ask), and every time stays on the
- * virtual clock (years 1 to 9999) as the file declares it, before any seed's jitter.
+ * in the timeline (a memory, or the write-back of an earlier ask), no memory is corrected twice,
+ * and every time stays on the virtual clock (years 1 to 9999) as the file declares it, before any
+ * seed's jitter.
  */
 export function checkTimeline(file: string, scenario: ScenarioSpec): void {
   const known = new Set<string>();
   const askIds = new Set<string>();
+  /** Corrected id → where its correction is: the store refuses a second one, so it is refused here, before any trial. */
+  const corrected = new Map<string, { id: string; path: string }>();
   const fail = (path: string, problem: string) => {
     throw fileError(file, `at ${path}: ${problem}`);
   };
@@ -48,6 +51,16 @@ export function checkTimeline(file: string, scenario: ScenarioSpec): void {
       if (memory.id.startsWith(DISTRACTOR_PREFIX)) fail(`${path}.id`, `ids starting with "${DISTRACTOR_PREFIX}" are kept for sampled distractors`);
       if (memory.corrects !== undefined && !known.has(memory.corrects)) {
         fail(`${path}.corrects`, `"${memory.corrects}" is not a memory written before this step`);
+      }
+      if (memory.corrects !== undefined) {
+        const earlier = corrected.get(memory.corrects);
+        if (earlier !== undefined) {
+          fail(
+            `${path}.corrects`,
+            `"${memory.corrects}" is already corrected by "${earlier.id}" at ${earlier.path}; a memory is corrected once, so correct "${earlier.id}" instead`,
+          );
+        }
+        corrected.set(memory.corrects, { id: memory.id, path });
       }
       known.add(memory.id);
     });

@@ -191,7 +191,7 @@ interface ScopeState {
   index: ScopeIndex;
   /** The row of each slot: with SQLite's (scope, id) index, it finds a memory's slot. */
   rows: SeqSlots;
-  /** Target id → id of the memory that corrects it (the target may not be stored yet). */
+  /** Target id → id of the memory that corrects it (in a file written before corrections had to follow their targets, the target may not be stored). */
   corrections: Map<string, string>;
 }
 
@@ -236,7 +236,7 @@ class SqliteMemoryStore implements MemoryStore {
     const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
       this.catchUp();
       if (target !== null) this.requireStored(memories[0].scope, target, "correct");
-      const batch = new Batch();
+      const batch = new Batch(memories);
       const prepared = memories.map((m) => this.prepareMemory(m, batch));
       try {
         this.insertRows(prepared);
@@ -354,9 +354,11 @@ class SqliteMemoryStore implements MemoryStore {
     if (typeof m.scope !== "string" || m.scope === "") throw userError("memory scope is empty");
     requireFinite("createdAt", m.createdAt);
     // A given id that is taken is refused by SQLite's (scope, id) index (see duplicateError).
+    // Null, as undefined, asks for a default id (JavaScript callers pass either).
+    if (m.id !== undefined && m.id !== null) requirePlainId(m.id);
     const id = m.id ?? this.defaultId(m.scope, batch);
     const importance = m.importance ?? DEFAULT_IMPORTANCE;
-    requireFinite("importance", importance);
+    requireImportance(id, importance);
     const lastAccessedAt = m.lastAccessedAt ?? m.createdAt;
     requireFinite("lastAccessedAt", lastAccessedAt);
     const supersedes = m.supersedes ?? null;
@@ -382,10 +384,23 @@ class SqliteMemoryStore implements MemoryStore {
     };
   }
 
+  /**
+   * A correction follows what it corrects: its target is stored in the scope already, or comes
+   * earlier in the batch. A target that never arrives would leave a correction of nothing, and
+   * one written later would vanish as it is written; and since every correction points back in
+   * write order, corrections can never form a cycle (in which every memory would vanish).
+   */
   private checkCorrection(id: string, scope: string, target: string, batch: Batch): void {
     if (target === id) throw userError(`memory ${id} cannot correct itself`);
     const earlier = this.scopeStates.get(scope)?.corrections.get(target) ?? batch.correctorOf(scope, target);
     if (earlier !== undefined) throw alreadyCorrected(id, target, earlier);
+    if (batch.has(scope, target) || this.isStored(scope, target)) return;
+    const cycle = batch.cycleFrom(scope, id, target);
+    if (cycle !== undefined) {
+      throw userError(`memories ${cycle.map(shownId).join(" → ")} correct each other in a cycle, so none of them would stay current; a correction must follow the memory it corrects`);
+    }
+    const where = batch.comesLater(scope, target) ? "it comes later in this batch; write a memory before its correction" : `no such memory in scope "${scope}"`;
+    throw userError(`cannot write ${shownId(id)} as the correction of ${shownId(target)}: ${where}`);
   }
 
   /**
@@ -443,7 +458,7 @@ class SqliteMemoryStore implements MemoryStore {
    */
   private duplicateError(batch: readonly Memory[], error: unknown): unknown {
     if (!(error instanceof Database.SqliteError) || error.code !== "SQLITE_CONSTRAINT_UNIQUE") return error;
-    const given = new Batch();
+    const given = new Batch([]);
     for (const m of batch) {
       const seq = this.storedSeq(m.scope, m.id);
       if (given.has(m.scope, m.id) || (seq !== undefined && seq <= this.lastSeq)) {
@@ -501,6 +516,38 @@ class SqliteMemoryStore implements MemoryStore {
   }
 }
 
+/**
+ * An id goes into blocks, messages and files, so it must be printable: not empty, and free of
+ * control characters (C0, DEL, C1), which could end a line or hide what follows.
+ */
+function requirePlainId(id: unknown): void {
+  if (typeof id !== "string") throw userError(`memory id must be a string, got ${typeof id}`);
+  if (id === "") throw userError("memory id is empty; give a non-empty id, or none for the store to make one");
+  const control = CONTROL.exec(id);
+  if (control !== null) {
+    throw userError(`memory id "${shownId(id)}" holds the control character ${codePoint(control[0])}; ids must be printable text`);
+  }
+}
+
+/** Importance is a rating on the 1–10 scale that scoring divides by 10; anything else is a caller's mistake. */
+function requireImportance(id: string, importance: number): void {
+  if (typeof importance !== "number" || !Number.isFinite(importance) || importance < 1 || importance > 10) {
+    throw userError(`memory ${shownId(id)}: importance must be a number from 1 to 10, got ${String(importance)}`);
+  }
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function codePoint(ch: string): string {
+  return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** An id as a message shows it: each control character written as its escape, so the message stays one readable line. */
+function shownId(id: string): string {
+  return id.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** A second correction of one memory, named by both the memory written and the one that won. */
 function alreadyCorrected(id: string, target: string, earlier: string): RecollectError {
   return userError(`cannot write ${id} as the correction of ${target}: ${target} is already corrected by ${earlier}; correct ${earlier} instead`);
@@ -513,6 +560,9 @@ const ROWS_PER_INSERT = 32;
 /** What a batch has claimed so far, before any of it reaches the store. */
 class Batch {
   readonly dims = new Map<string, number>();
+
+  /** The whole batch, in order: claimed so far are the first `size`; the rest is read only to explain a refusal. */
+  constructor(private readonly memories: readonly NewMemory[]) {}
   /**
    * The ids claimed, in order, beside their scopes. They go into per-scope sets only once has()
    * is asked (for a default id): a batch whose ids are all given never needs them.
@@ -550,6 +600,34 @@ class Batch {
 
   correctorOf(scope: string, target: string): string | undefined {
     return this.corrections.get(scope)?.get(target);
+  }
+
+  /** Whether a memory of the batch not claimed yet has id `id` in `scope`. */
+  comesLater(scope: string, id: string): boolean {
+    return this.later(scope).has(id);
+  }
+
+  /**
+   * When `id`, about to be claimed, corrects `target`, and the corrections of the memories after
+   * it lead from `target` back to `id`: the ids around that cycle, `id` first and last.
+   */
+  cycleFrom(scope: string, id: string, target: string): string[] | undefined {
+    const later = this.later(scope);
+    const path = [id];
+    for (let at: string | null | undefined = target; at !== undefined && at !== null; at = later.get(at)) {
+      if (path.includes(at)) return at === id ? [...path, id] : undefined;
+      path.push(at);
+    }
+    return undefined;
+  }
+
+  /** The given ids of the memories after the claimed ones in `scope`, each with what it corrects. */
+  private later(scope: string): Map<string, string | null> {
+    const later = new Map<string, string | null>();
+    for (const m of this.memories.slice(this.size + 1)) {
+      if (m.scope === scope && m.id !== undefined) later.set(m.id, m.supersedes ?? null);
+    }
+    return later;
   }
 }
 

@@ -45,8 +45,8 @@ function memories(seed: number, count: number, first: number, now: number): NewM
     occurredAt: next(2) === 0 ? now - next(2_000) * HOUR : null,
     // Some memories were last used in the future (clock skew), most in the past.
     lastAccessedAt: now + (next(20) === 0 ? next(5) : -next(400)) * HOUR,
-    // Mostly whole ratings (ties), some fractional or out of range (an importance level spans a range).
-    importance: next(3) === 0 ? next(120) / 10 : 1 + next(10),
+    // Mostly whole ratings (ties), some fractional (an importance level spans a range).
+    importance: next(3) === 0 ? 1 + next(91) / 10 : 1 + next(10),
     expiresAt: next(40) === 0 ? now + (next(20) - 10) * HOUR : null,
     supersedes: first + i > 0 && next(60) === 0 ? `m${next(first + i)}` : null,
     embedding: next(10) === 0 ? null : { model: MODEL, vector: Array.from({ length: 4 }, () => next(7) - 3) },
