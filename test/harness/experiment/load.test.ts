@@ -473,6 +473,14 @@ describe("paths in an experiment file", () => {
     ]);
   });
 
+  it("do not write a dataset's questions back unless the experiment asks to, while scenario experiments keep the preset's write-back", async () => {
+    const { importer } = recording();
+    const writeBack = async (name: string, ...lines: string[]) => (await loadExperiment(inPaths(name, ...lines), importer)).ablations.map((a) => a.writeBack);
+    expect(await writeBack("questions-default", "dataset: { format: conversations, path: data/talks.jsonl }")).toEqual([false]);
+    expect(await writeBack("questions-asked", "dataset: { format: conversations, path: data/talks.jsonl }", "policyPatch: { writeBack: true }")).toEqual([true]);
+    expect(await writeBack("questions-scenarios", "scenarios: [own/tea.yaml]")).toEqual([true]);
+  });
+
   it("run an experiment once per ask protocol it lists, each run named after its protocol", async () => {
     const protocols: unknown[] = [];
     const importer: DatasetResolver = async (_dataset, _file, protocol) => {
