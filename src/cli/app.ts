@@ -88,12 +88,19 @@ export interface BenchArgs {
 }
 
 
+/**
+ * The most shards a grid may be split into. Each shard is a process and a file of its own, so a
+ * count beyond this is a typo; and without a bound, digits past 2^53 would round to another number
+ * (99999999999999999999 reads as 100000000000000000000) and name a shard that was never asked for.
+ */
+export const MAX_SHARDS = 10_000;
+
 function parseShard(text: string | undefined): ExperimentArgs["shard"] {
   if (text === undefined) return undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const match = /^(\d{1,6})\/(\d{1,6})$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || index < 1 || index > count) throw flagError("--shard", "i/n with 1 ≤ i ≤ n", text);
+  if (!match || index < 1 || index > count || count > MAX_SHARDS) throw flagError("--shard", `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}`, text);
   return { index, count };
 }
 

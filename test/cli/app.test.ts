@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { buildCli, type Handlers } from "../../src/cli/app.js";
+import { buildCli, type Handlers, MAX_SHARDS } from "../../src/cli/app.js";
 import { RecollectError, UsageError } from "../../src/shared/errors.js";
 
 /** Parses argv with handlers that only record how they were called, the way main.ts wires failures. */
@@ -87,8 +87,13 @@ describe("the command line", () => {
     expect((await parseError(["convert", "csv", "in.json", "out.jsonl"])).message).toMatch(/Invalid values:[\s\S]*from/);
   });
 
-  it.each(["0/2", "3/2", "2", "a/b", "1/0"])("refuses --shard %s with one message", async (shard) => {
-    expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n, got "${shard}"`);
+  it.each(["0/2", "3/2", "2", "a/b", "1/0", "1/99999999999999999999", "1/10001", "1.5/2"])("refuses --shard %s with one message", async (shard) => {
+    expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, got "${shard}"`);
+  });
+
+  it(`takes --shard up to ${MAX_SHARDS} shards`, async () => {
+    const parsed = await parse(["experiment", "--shard", `${MAX_SHARDS}/${MAX_SHARDS}`]);
+    expect(parsed).toMatchObject([{ command: "experiment", args: { shard: { index: MAX_SHARDS, count: MAX_SHARDS } } }]);
   });
 
   it("passes check's files and --update", async () => {

@@ -157,6 +157,14 @@ const ROWS: Record<string, Row> = {
     run: (box) => (validExperiment(box, "bad-seeds", 'seeds: "five"'), ["experiment", "experiments/bad-seeds.yaml"]),
     says: () => /^experiments\/bad-seeds\.yaml: at seeds: .*expected array, received string$/,
   },
+  "a seed listed twice": {
+    run: (box) => (validExperiment(box, "twice-seed", "seeds: [1, 1]"), ["experiment", "experiments/twice-seed.yaml"]),
+    says: () => "experiments/twice-seed.yaml: at seeds[1]: duplicate seed 1; list each seed once",
+  },
+  "more seeds than the limit": {
+    run: (box) => (validExperiment(box, "many-seeds", `seeds: [${Array.from({ length: 1_001 }, (_, i) => i).join(", ")}]`), ["experiment", "experiments/many-seeds.yaml"]),
+    says: () => /^experiments\/many-seeds\.yaml: at seeds: at most 1000 seeds; /,
+  },
   "an unknown ablation": {
     run: (box) => (validExperiment(box, "bad-ablation", "ablations: [full, no-such-thing]"), ["experiment", "experiments/bad-ablation.yaml"]),
     says: () => /^experiments\/bad-ablation\.yaml: at ablations\[1\]: unknown ablation "no-such-thing" \(known: full, relevance-only, .*\)$/,
@@ -316,8 +324,12 @@ const ROWS: Record<string, Row> = {
   // Flags and commands.
   "--workers 0": { run: () => ["experiment", "--workers", "0"], says: () => '--workers expects a whole number of at least 1, got "0"' },
   "--workers that is not a number": { run: () => ["check", "--workers", "abc"], says: () => '--workers expects a whole number of at least 1, got "NaN"' },
-  "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n, got "3/2"' },
-  "--shard that is not i/n": { run: () => ["experiment", "--shard", "half"], says: () => '--shard expects i/n with 1 ≤ i ≤ n, got "half"' },
+  "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "3/2"' },
+  "--shard that is not i/n": { run: () => ["experiment", "--shard", "half"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "half"' },
+  "--shard with a count past the shard limit (and past exact integers)": {
+    run: () => ["experiment", "--shard", "1/99999999999999999999"],
+    says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "1/99999999999999999999"',
+  },
   "an unknown flag": { run: () => ["experiment", "--wrokers", "2"], says: () => "Unknown argument: wrokers" },
   "an unknown command": { run: () => ["experiments"], says: () => "Unknown argument: experiments" },
   "an argument the demo does not take": { run: () => ["demo", "extra"], says: () => "Unknown argument: extra" },
@@ -372,6 +384,25 @@ const ROWS: Record<string, Row> = {
   "a damaged results file, found before anything runs": {
     run: (box) => (box.write("results/stream.json", '{ "format": "recollect-results/1", '), validExperiment(box, "stream"), ["check", "experiments/stream.yaml"]),
     says: () => /^results\/stream\.json: not valid JSON \(.*\); re-record it with `npm run experiment`$/,
+  },
+  "a results file whose experiment name climbs out of its folder": {
+    run: (box) => {
+      const raw = JSON.parse(coreResults());
+      raw.experiment.name = "../../../../outside/evil";
+      box.write("results/stream.json", JSON.stringify(raw));
+      validExperiment(box, "stream");
+      return ["check", "experiments/stream.yaml"];
+    },
+    says: () => "results/stream.json: at experiment.name: use lower-case letters, digits and dashes",
+  },
+  "merge of a shard whose experiment name is not a slug": {
+    run: (box) => {
+      const raw = JSON.parse(serialiseResults(markShard(parseResults("core.json", coreResults()), { index: 1, count: 1 })));
+      raw.experiment.name = "../../../../outside/evil";
+      box.write("results/shards/evil.1-of-1.json", JSON.stringify(raw));
+      return ["merge", "results/shards/evil.1-of-1.json", "--out", "merged.json"];
+    },
+    says: () => "results/shards/evil.1-of-1.json: at experiment.name: use lower-case letters, digits and dashes",
   },
   "merge of complete results, which are not a shard": {
     run: (box) => (box.write("results/core.json", coreResults()), ["merge", "results/core.json", "--out", "merged.json"]),

@@ -207,6 +207,17 @@ export function experimentDataset(file: string): ResolvedDataset | undefined {
 }
 
 /**
+ * The experiment's policy patch, with write-back off by default when it imports a dataset: a
+ * benchmark's questions are probes of the conversation, not turns of it, so writing each one back
+ * would add memories the benchmark never had, and let later questions retrieve earlier ones. An
+ * experiment that wants them written back asks with `policyPatch: { writeBack: true }`.
+ */
+function datasetPolicyPatch(spec: ExperimentSpec): ExperimentSpec["policyPatch"] {
+  if (spec.dataset === undefined || spec.policyPatch.writeBack !== undefined) return spec.policyPatch;
+  return { ...spec.policyPatch, writeBack: false };
+}
+
+/**
  * Loads an experiment file as the runs it asks for: one, or one per ask protocol it lists. Each
  * run imports its dataset with its own protocol and records its own results.
  */
@@ -219,7 +230,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
     throw fileError(file, `at embedding.model: ${(error as Error).message}`, { cause: error });
   }
   const preset = basePolicy(file, spec);
-  const base = applyPatch(preset.policy, spec.policyPatch);
+  const base = applyPatch(preset.policy, datasetPolicyPatch(spec));
   validate(`${file} (policy)`, policySchema, base);
   const systems = resolveSystems(file, spec, base);
   const ablations = resolveAblations(file, spec, base, systems);

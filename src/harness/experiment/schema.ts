@@ -7,7 +7,17 @@ import { sweepSchema } from "./sweep-schema.js";
 import { systemEntrySchema } from "../systems/spec.js";
 import { DEFAULT_EMBEDDING_MODEL } from "../../model/embedding/registry.js";
 
-const nameSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lower-case letters, digits and dashes");
+/** The most seeds one experiment may list; README.md's "Bad input and limits" states it. */
+export const MAX_SEEDS = 1_000;
+
+/**
+ * Experiment and ablation names: lower-case letters, digits and dashes. An experiment's name
+ * becomes file names (results/<name>.json) and links in EVALUATION.md, so it must be a plain slug
+ * that cannot climb out of a folder; results files are checked against the same rule when read.
+ */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+export const NAME_RULE = "use lower-case letters, digits and dashes";
+export const nameSchema = z.string().regex(NAME_PATTERN, NAME_RULE);
 
 const customAblationSchema = z
   .object({
@@ -118,7 +128,19 @@ export const experimentSchema = z
       })
       .strict()
       .default({ model: DEFAULT_EMBEDDING_MODEL }),
-    seeds: z.array(z.number().int().min(0)).min(1),
+    seeds: z
+      .array(z.number().int().min(0))
+      .min(1)
+      .max(MAX_SEEDS, `at most ${MAX_SEEDS} seeds; each seed reruns every scenario and ablation, so more than this is almost always a typo or a generated list`)
+      .superRefine((seeds, ctx) => {
+        // A repeated seed reruns byte-identical trials: it adds no information, yet the statistics
+        // would count it as a second measurement and narrow the intervals.
+        const seen = new Set<number>();
+        seeds.forEach((seed, i) => {
+          if (seen.has(seed)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate seed ${seed}; list each seed once` });
+          seen.add(seed);
+        });
+      }),
     variation: variationSchema.default({ jitter: 0, distractors: 0, shuffle: false, importanceNoise: 0, unratedImportanceNoise: 0 }),
     k: z.array(z.number().int().positive()).min(1).default([1, 3, 5]),
     /** Count a memory whose `source` is a gold id as that gold memory (e.g. an observation for its turn). */

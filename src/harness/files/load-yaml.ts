@@ -52,35 +52,46 @@ function toJS(document: Document, file: string): unknown {
 /** How a value at a path was written in the file, when that is known (YAML keeps its source text). */
 export type SourceText = (path: readonly PropertyKey[]) => string | undefined;
 
+/**
+ * The syntax the data was written in, so that a hint shows the fix in that syntax, and for YAML
+ * the text as written (see SourceText).
+ */
+export type DataSource = { syntax: "yaml"; text?: SourceText } | { syntax: "json" };
+
 /** Validates data read from `file` against a schema; the first issue names its path and expectation. */
-export function validate<S extends z.ZodType>(file: string, schema: S, data: unknown, sourceText?: SourceText): z.output<S> {
+export function validate<S extends z.ZodType>(file: string, schema: S, data: unknown, source: DataSource = { syntax: "yaml" }): z.output<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
-  const problem = notAString(issue, data, sourceText) ?? describeIssue(issue);
+  const problem = notAString(issue, data, source) ?? describeIssue(issue);
   throw fileError(file, `at ${formatPath(issue.path)}: ${problem}${more}`);
 }
 
 /** A schema as readJsonFile and parseJson take it, with validate's messages. */
 export function schemaCheck<S extends z.ZodType>(schema: S): JsonCheck<z.output<S>> {
-  return (where, data) => validate(where, schema, data);
+  return (where, data) => validate(where, schema, data, { syntax: "json" });
 }
 
 /**
  * A string field that received a number or a boolean is almost always an unquoted value: YAML
  * reads `id: 191e1832` as 1.91 × 10^1837, which is Infinity. Say so, and show the quoted form.
+ * JSON has no such surprise (a number there was written as one), so for JSON the hint is the
+ * JSON string to write instead, never YAML's `key: "value"`.
  */
-function notAString(issue: z.core.$ZodIssue, data: unknown, sourceText?: SourceText): string | undefined {
+function notAString(issue: z.core.$ZodIssue, data: unknown, source: DataSource): string | undefined {
   if (issue.code !== "invalid_type" || issue.expected !== "string") return undefined;
   const path = pathInData(data, issue.path);
   const value = valueAt(data, path);
   if (typeof value !== "number" && typeof value !== "boolean") return undefined;
-  const source = sourceText?.(path);
-  const written = source ?? String(value);
   const key = issue.path.at(-1);
+  if (source.syntax === "json") {
+    const asString = JSON.stringify(String(value));
+    return `expected a string, but got the ${typeof value} ${String(value)}; write it as a JSON string, e.g. ${typeof key === "string" ? `${JSON.stringify(key)}: ` : ""}${asString}`;
+  }
+  const written = source.text?.(path) ?? String(value);
   const quoted = `${typeof key === "string" ? `${key}: ` : ""}${JSON.stringify(written)}`;
-  const read = source === undefined ? `got the ${typeof value} ${written}` : `YAML reads ${written} as the ${typeof value} ${String(value)}`;
+  const read = source.text === undefined ? `got the ${typeof value} ${written}` : `YAML reads ${written} as the ${typeof value} ${String(value)}`;
   return `expected a string, but ${read}; quote it to keep it as text: ${quoted}`;
 }
 
@@ -126,5 +137,5 @@ export function loadYaml<S extends z.ZodType>(file: string, schema: S): z.output
     const node = document.getIn(path as unknown[], true);
     return isScalar(node) && typeof node.source === "string" ? node.source : undefined;
   };
-  return validate(file, schema, toJS(document, file), sourceText);
+  return validate(file, schema, toJS(document, file), { syntax: "yaml", text: sourceText });
 }

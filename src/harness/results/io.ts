@@ -113,7 +113,7 @@ function checkStoredResults(file: string, raw: unknown): z.output<typeof storedR
         : `was recorded by a newer recollect (${format}); update recollect to read it`,
     );
   }
-  return validate(file, storedResultsSchema, raw);
+  return validate(file, storedResultsSchema, raw, { syntax: "json" });
 }
 
 function decodeResults(file: string, stored: z.output<typeof storedResultsSchema>): ExperimentResults {

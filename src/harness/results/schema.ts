@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { retrievalPolicySchema } from "../../memory/index.js";
+import { nameSchema } from "../experiment/schema.js";
 import { systemInfoSchema } from "../systems/spec.js";
 import { RESULTS_FORMAT } from "./types.js";
 
@@ -79,8 +80,11 @@ const askInfoSchema = z.object({
 export const storedResultsSchema = z.object({
   format: z.literal(RESULTS_FORMAT),
   experiment: z.object({
-    name: z.string(),
-    family: z.string(),
+    // The name (and the family it was run from) becomes file names and EVALUATION.md links, so a
+    // results file is held to the rule its experiment was loaded under: a hand-edited or foreign
+    // file must not steer a link or a write outside results/ and reports/.
+    name: nameSchema,
+    family: nameSchema,
     protocol: z.enum(["end", "online", "immediate"]).optional(),
     file: z.string(),
     description: z.string(),

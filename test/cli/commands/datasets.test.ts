@@ -94,7 +94,14 @@ badData(
   "number-text",
   [{ ...c, sessions: [{ ...c.sessions[0], turns: [{ id: "s1:1", speaker: "Ann", text: 42 }] }] }],
   line(1),
-  /^at sessions\[0\]\.turns\[0\]\.text: expected a string, but got the number 42; quote it to keep it as text: text: "42"$/,
+  /^at sessions\[0\]\.turns\[0\]\.text: expected a string, but got the number 42; write it as a JSON string, e.g. "text": "42"$/,
+);
+badData(
+  "a numeric category, in a JSON file, so the hint is JSON's",
+  "number-category",
+  [{ ...c, questions: [{ ...c.questions[0], category: 2 }] }],
+  line(1),
+  /^at questions\[0\]\.category: expected a string, but got the number 2; write it as a JSON string, e.g\. "category": "2"$/,
 );
 badData("a misspelt key", "unknown-key", [{ ...c, questions: [{ ...c.questions[0], askedat: "2023-06-01" }] }], line(1), /^at questions\[0\]: unknown key "askedat"$/);
 badData(

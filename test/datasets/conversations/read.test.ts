@@ -35,7 +35,10 @@ describe("readConversations", () => {
   it("refuses a line that is not a conversation, naming the line and the JSON path", async () => {
     const c = conversation("a");
     expect(await failure([{ ...c, sessions: [{ ...c.sessions[0], turns: [{ id: "t", speaker: "A", text: 3 }] }] }])).toBe(
-      'FILE:1: at sessions[0].turns[0].text: expected a string, but got the number 3; quote it to keep it as text: text: "3"',
+      'FILE:1: at sessions[0].turns[0].text: expected a string, but got the number 3; write it as a JSON string, e.g. "text": "3"',
+    );
+    expect(await failure([{ ...c, questions: [{ ...c.questions[0], category: 2 }] }])).toBe(
+      'FILE:1: at questions[0].category: expected a string, but got the number 2; write it as a JSON string, e.g. "category": "2"',
     );
     expect(await failure([["a list"]])).toMatch(/^FILE:1: at \(top level\): .*expected object, received array$/);
     expect(await failure([{ ...c, questions: undefined }])).toMatch(/^FILE:1: at questions: .*expected array, received undefined$/);

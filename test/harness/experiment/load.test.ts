@@ -3,6 +3,7 @@ import { describePolicy } from "../../../src/harness/policy/describe.js";
 import { describe, expect, it } from "vitest";
 import { fullPolicy, streamPreset } from "../../../src/memory/index.js";
 import { type DatasetResolver, loadExperiment, loadExperiments } from "../../../src/harness/experiment/load.js";
+import { MAX_SEEDS } from "../../../src/harness/experiment/schema.js";
 import { applyPatch } from "../../../src/harness/policy/patch.js";
 import { serialisePolicyPreset } from "../../../src/harness/policy/preset-file.js";
 import { RecollectError } from "../../../src/shared/errors.js";
@@ -202,6 +203,21 @@ describe("loadExperiment", () => {
     it("no seeds at all", async () => {
       const file = valid("seeds: []");
       expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: `));
+    });
+
+    it("a seed listed twice, which would rerun identical trials and count them twice", async () => {
+      const file = valid("seeds: [1, 2, 1]");
+      expect(await loadError(file)).toBe(`${file}: at seeds[2]: duplicate seed 1; list each seed once`);
+    });
+
+    it(`more than ${MAX_SEEDS} seeds`, async () => {
+      const file = valid(`seeds: [${Array.from({ length: MAX_SEEDS + 1 }, (_, i) => i).join(", ")}]`);
+      expect(await loadError(file)).toMatch(new RegExp(`^${escape(file)}: at seeds: at most ${MAX_SEEDS} seeds; `));
+    });
+
+    it(`exactly ${MAX_SEEDS} seeds, the limit itself`, async () => {
+      const file = valid(`seeds: [${Array.from({ length: MAX_SEEDS }, (_, i) => i).join(", ")}]`);
+      expect((await loadExperiment(file)).spec.seeds).toHaveLength(MAX_SEEDS);
     });
 
     it("a variation outside its range", async () => {
@@ -455,6 +471,14 @@ describe("paths in an experiment file", () => {
     expect(calls).toEqual([
       { format: "conversations", path: "data/talks.jsonl", observations: true, askSeed: 1, file: data, recorded: "data/talks.jsonl" },
     ]);
+  });
+
+  it("do not write a dataset's questions back unless the experiment asks to, while scenario experiments keep the preset's write-back", async () => {
+    const { importer } = recording();
+    const writeBack = async (name: string, ...lines: string[]) => (await loadExperiment(inPaths(name, ...lines), importer)).ablations.map((a) => a.writeBack);
+    expect(await writeBack("questions-default", "dataset: { format: conversations, path: data/talks.jsonl }")).toEqual([false]);
+    expect(await writeBack("questions-asked", "dataset: { format: conversations, path: data/talks.jsonl }", "policyPatch: { writeBack: true }")).toEqual([true]);
+    expect(await writeBack("questions-scenarios", "scenarios: [own/tea.yaml]")).toEqual([true]);
   });
 
   it("run an experiment once per ask protocol it lists, each run named after its protocol", async () => {

@@ -93,13 +93,24 @@ describe("validate", () => {
     expect(message).toMatch(/^f\.yaml: at seeds: .*expected array, received string \(and 1 more\)$/);
   });
 
-  it("says that a number or a boolean where text belongs wants quotes", () => {
-    expect(userError(() => validate("f.json", schema, { name: 3, seeds: [], options: { fast: true } })).message).toBe(
-      'f.json: at name: expected a string, but got the number 3; quote it to keep it as text: name: "3"',
+  it("says that a number or a boolean where text belongs wants quotes, in YAML's syntax for YAML", () => {
+    expect(userError(() => validate("f.yaml", schema, { name: 3, seeds: [], options: { fast: true } })).message).toBe(
+      'f.yaml: at name: expected a string, but got the number 3; quote it to keep it as text: name: "3"',
     );
     const list = z.object({ ids: z.array(z.string()) });
-    expect(userError(() => validate("f.json", list, { ids: ["a", true] })).message).toBe(
-      'f.json: at ids[1]: expected a string, but got the boolean true; quote it to keep it as text: "true"',
+    expect(userError(() => validate("f.yaml", list, { ids: ["a", true] })).message).toBe(
+      'f.yaml: at ids[1]: expected a string, but got the boolean true; quote it to keep it as text: "true"',
+    );
+  });
+
+  it("shows the JSON string to write for data read from JSON, with no YAML quoting hint", () => {
+    const json = { syntax: "json" } as const;
+    expect(userError(() => validate("f.json", schema, { name: 3, seeds: [], options: { fast: true } }, json)).message).toBe(
+      'f.json: at name: expected a string, but got the number 3; write it as a JSON string, e.g. "name": "3"',
+    );
+    const list = z.object({ ids: z.array(z.string()) });
+    expect(userError(() => validate("f.json", list, { ids: ["a", true] }, json)).message).toBe(
+      'f.json: at ids[1]: expected a string, but got the boolean true; write it as a JSON string, e.g. "true"',
     );
   });
 

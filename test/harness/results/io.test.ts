@@ -140,6 +140,18 @@ describe("readResults", () => {
       expect(userError(() => readResults(file)).message).toBe(`${file}: at trials[${index}].columns: expected 2 entries per column, one per ask`);
     });
 
+    it("an experiment name that is not a plain slug, since it becomes file names and links", () => {
+      const raw = JSON.parse(serialiseResults(withDetail));
+      raw.experiment.name = "../../../../outside/evil";
+      const file = temp.write("climbing.json", JSON.stringify(raw));
+      expect(userError(() => readResults(file)).message).toBe(`${file}: at experiment.name: use lower-case letters, digits and dashes`);
+
+      const family = JSON.parse(serialiseResults(withDetail));
+      family.experiment.family = "a/b";
+      const other = temp.write("family.json", JSON.stringify(family));
+      expect(userError(() => readResults(other)).message).toBe(`${other}: at experiment.family: use lower-case letters, digits and dashes`);
+    });
+
     it("a trial of a scenario the experiment does not list", () => {
       const raw = JSON.parse(serialiseResults(withoutDetail));
       raw.trials[0].scenario = "renamed";
