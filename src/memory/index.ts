@@ -65,6 +65,8 @@ export { turnText, writeBack } from "./write-back.js";
 export { policyEmbeddingModel, rankingConfigs, usesEmbedding } from "./policy-backends.js";
 /** Each section of a policy with its own score settings merged over the policy's. */
 export { type PlannedSection, sectionPlan } from "./section-plan.js";
+/** What a policy's blocks depend on, as a key: policies with equal keys retrieve alike. */
+export { policyKey } from "./section-key.js";
 /** The relevance backends and their settings. */
 export { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
 export {

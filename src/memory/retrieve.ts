@@ -6,17 +6,16 @@
  * on is built once. Both are synchronous: query embeddings arrive precomputed.
  */
 import { userError } from "../shared/errors.js";
-import { byCodeUnit } from "../shared/order.js";
 import { emptySection, renderBlock } from "./block.js";
 import { buildSection } from "./build-section.js";
 import { AskRelevance, type BackendRelevance, PolicyKeys } from "./ask-relevance.js";
-import { defaultStopwords, needsEmbedding } from "./relevance/index.js";
-import { HYBRID_DEFAULTS } from "./relevance/hybrid.js";
+import { needsEmbedding } from "./relevance/index.js";
 import { SectionRanking, type SectionRankingOptions } from "./rank/section-ranking.js";
+import { sectionKey } from "./section-key.js";
 import { type PlannedSection, sectionPlan } from "./section-plan.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
 import { type MemoryStore, scopeIndex } from "./store/store.js";
-import { type Block, KINDS, type Query, type RetrievalPolicy, type RetrieveRequest, type Section } from "./types.js";
+import { type Block, type Query, type RetrievalPolicy, type RetrieveRequest, type Section } from "./types.js";
 
 /** One question at one moment: a retrieval request without its policy. */
 export type AskRequest = Omit<RetrieveRequest, "policy">;
@@ -127,24 +126,6 @@ function assemble(built: readonly { section: Section; lines: string[] }[]): Bloc
     sections: built.map((b) => b.section),
     text: renderBlock(built.map((b) => ({ name: b.section.name, lines: b.lines }))),
   };
-}
-
-/**
- * The settings a section's result depends on, for one ask over one store state: its rule and,
- * when ordered by score, the effective score settings. The unit of decay matters only where some
- * decay rate the section uses is below 1 (a rate of 1 gives recency 1 at any unit).
- */
-function sectionKey({ name, rule, score: config }: PlannedSection): string {
-  const { order, fit, limit, quota, requireRelevance } = rule;
-  const hybrid = config.relevance === "hybrid" ? { ...HYBRID_DEFAULTS, ...config.hybrid } : null;
-  const relevance = [config.relevance, config.stopwords ?? defaultStopwords(config.relevance), hybrid && [hybrid.fusion, hybrid.weight, hybrid.k]];
-  const head = [name, order, fit, limit, quota, requireRelevance];
-  if (order === "newest") return JSON.stringify([...head, requireRelevance ? relevance : null]);
-  const decays = (name === "pooled" ? KINDS : [name]).map((kind) => config.kindDecay[kind] ?? config.decayRate);
-  const unitMs = config.recency !== "rank" && decays.every((d) => d === 1) ? null : config.unitMs;
-  // Every other score setting counts as it is, so a setting added later cannot be left out.
-  const { kindDecay: _, decayRate: __, stopwords: ___, relevance: ____, ...rest } = { ...config, unitMs };
-  return JSON.stringify([...head, relevance, decays, Object.entries(rest).sort(([a], [b]) => byCodeUnit(a, b))]);
 }
 
 function locatedSlots(index: ScopeIndex, ids: readonly string[] | undefined): number[] {

@@ -10,21 +10,18 @@ import type { Progress } from "../progress.js";
 import { markShard } from "./merge.js";
 import {
   EXPERIMENTS_DIR,
-  experimentFiles,
   importLine,
   JOURNAL_DIR,
-  loadOrSkip,
+  loadRuns,
   type Output,
   outputFor,
   recordedResultFiles,
   RESULTS_DIR,
   resultsFile,
   runExperiment,
+  warnOnStderr,
 } from "./pipeline.js";
 import { renderRecordedReports, sharedReportsExist } from "./reports.js";
-
-/** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
-const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
 
 /** Says how many trials a failing system skipped, with the first failure's words. */
 export function logSkipped(results: ExperimentResults, log: Log): void {
@@ -48,14 +45,7 @@ interface Touched {
  */
 export async function experimentCommand(args: ExperimentArgs, bar: Progress, warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
-  // Load (and so validate) every file before running any, so a bad file costs no run time.
-  const experiments = [];
-  for (const file of experimentFiles(args.files)) {
-    const loaded = await loadOrSkip(file, args, explicit);
-    const output = outputFor(file, args.out);
-    // Each run (one per ask protocol the file lists) records results of its own.
-    for (const run of "skipped" in loaded ? [loaded] : loaded) experiments.push({ file, loaded: run, output });
-  }
+  const experiments = await loadRuns(args, warn);
   const touched = new Map<string, Touched>();
   const touch = (output: Output) => touched.get(output.dir) ?? touched.set(output.dir, { output, ran: [], changed: false }).get(output.dir)!;
   // A run of the whole project refreshes its reports even when every experiment was skipped.

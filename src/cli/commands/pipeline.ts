@@ -12,7 +12,7 @@ import { runSweep } from "../../harness/sweep/run.js";
 import { memoisedCounter } from "../../harness/runner/token-counts.js";
 import { embeddingService } from "../../harness/runner/embeddings.js";
 import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
-import type { DataArgs } from "../app.js";
+import type { DataArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
@@ -63,6 +63,33 @@ export async function loadOrSkip(file: string, data: DataArgs, explicit: boolean
     if (reason) return { skipped: reason };
   }
   return loadExperiments(file, datasetResolver(data));
+}
+
+/** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
+export const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
+
+/** One run of an experiment file to do (or to skip, saying why), and where it writes. */
+export interface PlannedRun {
+  file: string;
+  loaded: Experiment | { skipped: string };
+  output: Output;
+}
+
+/**
+ * Loads (and so validates) every experiment file a command names before any runs, so a bad file
+ * costs no run time, and warns once per file of what its loading found (a patch that changes nothing).
+ */
+export async function loadRuns(args: DataArgs & { files: string[]; out?: string }, warn: Log): Promise<PlannedRun[]> {
+  const explicit = args.files.length > 0;
+  const runs: PlannedRun[] = [];
+  for (const file of experimentFiles(args.files)) {
+    const loaded = await loadOrSkip(file, args, explicit);
+    const output = outputFor(file, args.out);
+    if (!("skipped" in loaded)) for (const line of loaded[0]?.warnings ?? []) warn(line);
+    // Each run (one per ask protocol the file lists) records results of its own.
+    for (const run of "skipped" in loaded ? [loaded] : loaded) runs.push({ file, loaded: run, output });
+  }
+  return runs;
 }
 
 /** One line on what a dataset import read and repaired, or nothing for an experiment without one. */

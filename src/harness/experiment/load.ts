@@ -11,6 +11,7 @@ import { loadYaml, validate } from "../files/load-yaml.js";
 import { BUILT_IN_ABLATIONS, findAblation } from "../policy/ablations.js";
 import { describeChanges, describePolicy } from "../policy/describe.js";
 import { applyPatch } from "../policy/patch.js";
+import { ablationPolicy, patchWarnings } from "./patch-warnings.js";
 import { readPolicyPreset } from "../policy/preset-file.js";
 import { policySchema } from "../policy/schema.js";
 import { type ResolvedSweep, resolveSweep } from "./sweep-points.js";
@@ -85,6 +86,8 @@ export interface Experiment {
   importStats?: Record<string, unknown>;
   /** sha256 over the experiment file, its scenarios and its data. */
   hash: string;
+  /** What a reader of the file should know before trusting its runs (a patch that changes nothing), one line each. */
+  warnings: string[];
 }
 
 function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPolicy, systems: ResolvedSystem[]): ResolvedAblation[] {
@@ -100,8 +103,7 @@ function resolveAblations(file: string, spec: ExperimentSpec, base: RetrievalPol
       throw fileError(file, `at ${where}: unknown ablation "${custom?.from ?? name}" (known: ${known})`);
     }
     if (resolved.some((a) => a.name === name)) throw fileError(file, `at ablations[${i}]: duplicate ablation "${name}"`);
-    let policy = applyPatch(base, builtIn.patch(base));
-    if (custom) policy = applyPatch(policy, custom.patch);
+    const policy = ablationPolicy(base, builtIn, custom?.patch);
     validate(`${file} (ablation "${name}")`, policySchema, policy);
     const embedded = withEmbeddingModel(file, `ablations[${i}] ("${name}")`, policy, spec.embedding.model);
     const note = custom ? custom.description : builtIn.note;
@@ -212,9 +214,9 @@ export function experimentDataset(file: string): ResolvedDataset | undefined {
  * would add memories the benchmark never had, and let later questions retrieve earlier ones. An
  * experiment that wants them written back asks with `policyPatch: { writeBack: true }`.
  */
-function datasetPolicyPatch(spec: ExperimentSpec): ExperimentSpec["policyPatch"] {
-  if (spec.dataset === undefined || spec.policyPatch.writeBack !== undefined) return spec.policyPatch;
-  return { ...spec.policyPatch, writeBack: false };
+function datasetPolicyPatch(spec: ExperimentSpec, policyPatch = spec.policyPatch): ExperimentSpec["policyPatch"] {
+  if (spec.dataset === undefined || policyPatch.writeBack !== undefined) return policyPatch;
+  return { ...policyPatch, writeBack: false };
 }
 
 /**
@@ -236,6 +238,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
   const ablations = resolveAblations(file, spec, base, systems);
   const systemFiles = systemFileContents(systems);
   const sweep = spec.sweep === undefined ? undefined : withSweepEmbeddings(file, resolveSweep(file, spec.sweep, base), spec.embedding.model);
+  const warnings = patchWarnings(file, spec, base, applyPatch(preset.policy, datasetPolicyPatch(spec, {})), sweep);
   const paths = new ExperimentPaths(file, spec.allowOutside);
   const dataset = resolveDataset(file, spec);
   const files = resolveScenarioFiles(paths, spec.scenarios);
@@ -258,6 +261,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
         ...(sweep === undefined ? {} : { sweep }),
         ...(preset.text === undefined ? {} : { presetText: preset.text }),
         systemFiles,
+        warnings,
       }),
     );
   }
@@ -278,7 +282,7 @@ function assemble(
   scenarios: Scenario[],
   datasets: DatasetScenarios["datasets"],
   importStats: Record<string, unknown> | undefined,
-  run: Pick<Experiment, "family" | "protocol" | "sweep"> & { askSeed?: number; presetText?: string; systemFiles: string[] },
+  run: Pick<Experiment, "family" | "protocol" | "sweep" | "warnings"> & { askSeed?: number; presetText?: string; systemFiles: string[] },
 ): Experiment {
   checkEmbeddings(file, ablations, scenarios);
   const names = new Set<string>();

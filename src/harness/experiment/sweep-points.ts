@@ -41,8 +41,13 @@ const LISTED_INVALID = 5;
 /** Random values are rounded so that labels stay readable and results stay stable. */
 const RANDOM_DIGITS = 4;
 
+/** The policy a sweep's points patch: the experiment's, with touch off when the sweep says so. */
+export function sweepBase(spec: SweepSpec, experimentBase: RetrievalPolicy): RetrievalPolicy {
+  return spec.touch === "off" ? applyPatch(experimentBase, { touch: false }) : experimentBase;
+}
+
 export function resolveSweep(file: string, spec: SweepSpec, experimentBase: RetrievalPolicy): ResolvedSweep {
-  const base = spec.touch === "off" ? applyPatch(experimentBase, { touch: false }) : experimentBase;
+  const base = sweepBase(spec, experimentBase);
   const combos = spec.grid !== undefined ? gridValues(spec.grid) : randomValues(spec.random!);
   const parameters = Object.keys(spec.grid ?? spec.random!.ranges);
   const width = Math.max(3, String(combos.length).length);
