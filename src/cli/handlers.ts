@@ -25,8 +25,10 @@ async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
 export const handlers: Handlers = {
   experiment: (args) => withProgress(async (bar) => (await import("./commands/experiment.js")).experimentCommand(args, bar)),
   async check(args) {
-    const problems = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
+    const { review, problems } = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
     const { printProblems } = await import("./commands/check.js");
+    // The review comes first, as a reviewer reads a change: the headline metrics, then the details.
+    for (const line of review) log(line);
     if (problems.length === 0) {
       log("check: everything matches the recorded results");
       return;

@@ -6,7 +6,8 @@ import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
-import { EXPERIMENTS_DIR, experimentFiles, loadOrSkip, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment } from "./pipeline.js";
+import { headlineShifts, policyChanges, renderReview } from "../../harness/results/review.js";
+import { EXPERIMENTS_DIR, loadRuns, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment, warnOnStderr } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 
 const MAX_LINES = 40;
@@ -16,22 +17,17 @@ const MAX_LINES = 40;
  * reports of each output folder and compares them with the files on disk. Returns the problems
  * found (empty: all is current).
  */
-export async function checkCommand(args: CheckArgs, bar: Progress): Promise<string[]> {
+export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = warnOnStderr): Promise<CheckOutcome> {
   const log = (line: string) => bar.log(line);
   const problems: string[] = [];
+  const review: string[] = [];
   const explicit = args.files.length > 0;
   const outputs = new Map<string, Output>();
   if (!explicit) {
     const whole = outputFor(`${EXPERIMENTS_DIR}/any.yaml`, args.out);
     outputs.set(whole.dir, whole);
   }
-  const experiments = [];
-  for (const file of experimentFiles(args.files)) {
-    const loaded = await loadOrSkip(file, args, explicit);
-    const output = outputFor(file, args.out);
-    // Each run (one per ask protocol the file lists) records results of its own.
-    for (const run of "skipped" in loaded ? [loaded] : loaded) experiments.push({ file, loaded: run, output });
-  }
+  const experiments = await loadRuns(args, warn);
   // A damaged recorded file is named before any experiment runs (--update re-records it instead).
   if (!args.update) {
     for (const dir of new Set([...experiments.map((e) => e.output.dir), ...outputs.keys()])) {
@@ -53,6 +49,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
     );
     const recorded = readRecorded(recordedFile, args.update, log);
     const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
+    if (recorded && differences.length > 0) review.push(...renderReview(name, headlineShifts(recorded, fresh), policyChanges(recorded, fresh)));
     if (differences.length > 0 && args.update) {
       writeResults(recordedFile, fresh);
       log(`${name}: re-recorded ${recordedFile}`);
@@ -85,7 +82,16 @@ export async function checkCommand(args: CheckArgs, bar: Progress): Promise<stri
     }
     problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
   }
-  return problems;
+  return { review, problems };
+}
+
+/**
+ * What a check found: the review of each experiment whose results changed (its headline metrics
+ * before and after, and its policy changes), read first, and every problem, per trial, after it.
+ */
+export interface CheckOutcome {
+  review: string[];
+  problems: string[];
 }
 
 /** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */

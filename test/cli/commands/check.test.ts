@@ -32,6 +32,7 @@ let namedWithoutData: CliOutcome;
 let orphaned: CliOutcome;
 let brokenLink: CliOutcome;
 let orphanRemoved: CliOutcome;
+let edited: CliOutcome;
 const ORPHAN = "reports/charts/tiny/recall-over-time.png";
 
 beforeAll(async () => {
@@ -50,6 +51,21 @@ beforeAll(async () => {
   rmSync(sandbox.path("README.md"));
   sandbox.write(ORPHAN, "left by an earlier version");
   orphanRemoved = await runCli(["check", "--update", "--workers", "1"], sandbox.dir);
+  // The experiment edited after its recording: every section's quota is one token, so no memory fits, and a new
+  // ablation whose patch changes nothing (no-decay has no decay for a unit to scale).
+  sandbox.write(
+    "experiments/tiny.yaml",
+    [
+      "name: tiny",
+      "description: two ablations of the stream example",
+      "scenarios: [../scenarios/stream-example.yaml]",
+      "allowOutside: true",
+      "policyPatch: { sections: { working: { quota: 1 }, semantic: { quota: 1 }, episodic: { quota: 1 }, procedural: { quota: 1 } } }",
+      "ablations: [full, relevance-only, { name: slow, from: no-decay, patch: { score: { unitMs: 86400000 } } }]",
+      "seeds: [1, 2]",
+    ].join("\n"),
+  );
+  edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1"], sandbox.dir);
 });
 
 describe("recollect experiment naming a LoCoMo experiment without the data file", () => {
@@ -103,5 +119,28 @@ describe("recollect check and the chart folder", () => {
     expect(orphanRemoved.code, orphanRemoved.stdout).toBe(0);
     expect(orphanRemoved.stdout).toContain(`removed ${ORPHAN}`);
     expect(existsSync(sandbox.path(ORPHAN))).toBe(false);
+  });
+});
+
+describe("recollect check on an edited experiment", () => {
+  it("fails, and prints the headline metrics before and after with Δ and its interval before the per-trial details", () => {
+    expect(edited.code, edited.stderr).toBe(1);
+    const lines = edited.stdout.split("\n");
+    const table = lines.indexOf("tiny: headline metrics, recorded → fresh (Δ with its 95% interval, per comparison):");
+    const details = lines.findIndex((l) => l.startsWith("check: FAILED with "));
+    expect(table).toBeGreaterThanOrEqual(0);
+    expect(details).toBeGreaterThan(table);
+    const rows = lines.slice(table + 1, details).join("\n");
+    expect(rows).toMatch(/^ {2}full {2}\S+ {2}\d\.\d{3} → \d\.\d{3} {2}Δ [+−]\d\.\d{3} \[[+−]\d\.\d{3}, [+−]\d\.\d{3}\] {2}\(\d+ of \d+ values changed\)$/m);
+    expect(rows).toMatch(/^ {2}relevance-only {2}/m);
+  });
+
+  it("names the policies that changed, by setting", () => {
+    expect(edited.stdout).toMatch(/^tiny: policy changed: full: sections\.episodic\.quota \d+ → 1, sections\.procedural\.quota \d+ → 1, sections\.semantic\.quota \d+ → 1, sections\.working\.quota \d+ → 1$/m);
+    expect(edited.stdout).toContain("tiny: policy changed: slow: new");
+  });
+
+  it("warns of the ablation whose patch changes nothing, as the experiment loader finds it", () => {
+    expect(edited.stderr).toContain('recollect: warning: experiments/tiny.yaml: at ablations[2].patch: ablation "slow" retrieves exactly as "no-decay" does');
   });
 });
