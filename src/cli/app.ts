@@ -45,6 +45,8 @@ export interface CheckArgs extends DataArgs {
   embeddingCache?: string;
   update: boolean;
   out?: string;
+  /** A file to write what the check found to, as JSON for CI systems. */
+  json?: string;
 }
 export interface ConvertArgs {
   from: "locomo";
@@ -204,6 +206,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
       (y) =>
         workersOption(dataOptions(filesPositional(y)))
           .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" })
+          .option("json", { type: "string", describe: "also write what the check found to this file as JSON (each changed experiment's headline shifts and policy changes, and every problem)" })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.check({
@@ -213,6 +216,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           ...(a.embeddingCache === undefined ? {} : { embeddingCache: a.embeddingCache }),
           update: a.update,
           out: a.out,
+          ...(a.json === undefined ? {} : { json: a.json }),
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,
         }),

@@ -6,7 +6,8 @@ import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
-import { headlineShifts, policyChanges, renderReview } from "../../harness/results/review.js";
+import { headlineShifts, type MetricShift, policyChanges, renderReview } from "../../harness/results/review.js";
+import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { EXPERIMENTS_DIR, loadRuns, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment, warnOnStderr } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
 
@@ -21,6 +22,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
   const log = (line: string) => bar.log(line);
   const problems: string[] = [];
   const review: string[] = [];
+  const changed: { experiment: string; shifts: MetricShift[]; policies: string[]; differences: string[] }[] = [];
   const explicit = args.files.length > 0;
   const outputs = new Map<string, Output>();
   if (!explicit) {
@@ -49,7 +51,12 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
     );
     const recorded = readRecorded(recordedFile, args.update, log);
     const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-    if (recorded && differences.length > 0) review.push(...renderReview(name, headlineShifts(recorded, fresh), policyChanges(recorded, fresh)));
+    if (recorded && differences.length > 0) {
+      const shifts = headlineShifts(recorded, fresh);
+      const policies = policyChanges(recorded, fresh);
+      review.push(...renderReview(name, shifts, policies));
+      changed.push({ experiment: name, shifts, policies, differences });
+    }
     if (differences.length > 0 && args.update) {
       writeResults(recordedFile, fresh);
       log(`${name}: re-recorded ${recordedFile}`);
@@ -81,6 +88,9 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       );
     }
     problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
+  }
+  if (args.json !== undefined) {
+    writeFileAtomicSync(args.json, `${JSON.stringify({ passed: problems.length === 0, experiments: changed, problems }, null, 2)}\n`);
   }
   return { review, problems };
 }

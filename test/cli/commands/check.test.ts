@@ -65,7 +65,7 @@ beforeAll(async () => {
       "seeds: [1, 2]",
     ].join("\n"),
   );
-  edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1"], sandbox.dir);
+  edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--json", "check.json"], sandbox.dir);
 });
 
 describe("recollect experiment naming a LoCoMo experiment without the data file", () => {
@@ -142,5 +142,23 @@ describe("recollect check on an edited experiment", () => {
 
   it("warns of the ablation whose patch changes nothing, as the experiment loader finds it", () => {
     expect(edited.stderr).toContain('recollect: warning: experiments/tiny.yaml: at ablations[2].patch: ablation "slow" retrieves exactly as "no-decay" does');
+  });
+});
+
+describe("recollect check --json", () => {
+  it("writes the headline shifts, the policy changes and every problem for CI systems", () => {
+    const report = JSON.parse(readFileSync(sandbox.path("check.json"), "utf8")) as {
+      passed: boolean;
+      experiments: { experiment: string; shifts: { ablation: string; metric: string; diff: number; lo: number; hi: number }[]; policies: string[] }[];
+      problems: string[];
+    };
+    expect(report.passed).toBe(false);
+    expect(report.experiments.map((e) => e.experiment)).toEqual(["tiny"]);
+    const full = report.experiments[0]!.shifts.filter((s) => s.ablation === "full");
+    expect(full.length).toBeGreaterThan(0);
+    for (const s of full) expect(s.lo <= s.diff && s.diff <= s.hi).toBe(true);
+    expect(full.some((s) => s.diff !== 0)).toBe(true);
+    expect(report.experiments[0]!.policies).toContain("slow: new");
+    expect(report.problems.length).toBeGreaterThan(0);
   });
 });
