@@ -65,7 +65,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/harness/results/schema.ts": covered("results are read through it", "test/harness/results/io.test.ts"),
   "src/harness/results/types.ts": covered("the results' types and their few constants", "test/harness/results/build.test.ts"),
   "src/harness/scenario/schema.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
-  "src/harness/scenario/validate.ts": covered("the scenario loader's errors", "test/harness/scenario/load.test.ts"),
   "src/harness/scenario/variation.ts": covered("the seeds' variation, applied by the timeline", "test/harness/scenario/timeline.test.ts"),
   "src/memory/policy-schema.ts": covered("presets and preset files parse through it", "test/memory/presets.test.ts", "test/harness/policy/preset-file.test.ts"),
   "src/memory/types.ts": covered("types, KINDS and DEFAULT_IMPORTANCE, used by every memory test", "test/memory/store/store.test.ts"),
