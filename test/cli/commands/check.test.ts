@@ -8,17 +8,20 @@ import { type CliOutcome, runCli, useSandbox } from "../sandbox.js";
  * that one, fail when a report is stale, and pass again after `--update`.
  */
 const sandbox = useSandbox();
-sandbox.write(
-  "experiments/tiny.yaml",
-  [
-    "name: tiny",
-    "description: two ablations of the stream example",
-    "scenarios: [../scenarios/stream-example.yaml]",
-    "allowOutside: true",
-    "ablations: [full, relevance-only]",
-    "seeds: [1, 2]",
-  ].join("\n"),
-);
+/** The tiny experiment's file; `changes` replace or add top-level lines, keyed by their field. */
+function tinyExperiment(changes: Record<string, string> = {}): string {
+  const fields: Record<string, string> = {
+    name: "tiny",
+    description: "two ablations of the stream example",
+    scenarios: "[../scenarios/stream-example.yaml]",
+    allowOutside: "true",
+    ablations: "[full, relevance-only]",
+    seeds: "[1, 2]",
+    ...changes,
+  };
+  return Object.entries(fields).map(([field, value]) => `${field}: ${value}`).join("\n");
+}
+sandbox.write("experiments/tiny.yaml", tinyExperiment());
 sandbox.write(
   "experiments/needs-locomo.yaml",
   ["name: needs-locomo", "description: reads the LoCoMo file", "dataset: { locomo: {} }", "ablations: [full]", "seeds: [1]"].join("\n"),
@@ -55,15 +58,10 @@ beforeAll(async () => {
   // ablation whose patch changes nothing (no-decay has no decay for a unit to scale).
   sandbox.write(
     "experiments/tiny.yaml",
-    [
-      "name: tiny",
-      "description: two ablations of the stream example",
-      "scenarios: [../scenarios/stream-example.yaml]",
-      "allowOutside: true",
-      "policyPatch: { sections: { working: { quota: 1 }, semantic: { quota: 1 }, episodic: { quota: 1 }, procedural: { quota: 1 } } }",
-      "ablations: [full, relevance-only, { name: slow, from: no-decay, patch: { score: { unitMs: 86400000 } } }]",
-      "seeds: [1, 2]",
-    ].join("\n"),
+    tinyExperiment({
+      policyPatch: "{ sections: { working: { quota: 1 }, semantic: { quota: 1 }, episodic: { quota: 1 }, procedural: { quota: 1 } } }",
+      ablations: "[full, relevance-only, { name: slow, from: no-decay, patch: { score: { unitMs: 86400000 } } }]",
+    }),
   );
   edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--json", "check.json"], sandbox.dir);
 });
