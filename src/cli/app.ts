@@ -47,6 +47,13 @@ export interface CheckArgs extends DataArgs {
   out?: string;
   /** A file to write what the check found to, as JSON for CI systems. */
   json?: string;
+  /** A file to write what the check found to, as JUnit XML for CI systems. */
+  junit?: string;
+  /**
+   * Pass a change whose every headline shift has its 95% interval within ±tolerance, in the
+   * metric's own units (see harness/results/review.ts).
+   */
+  tolerance?: number;
 }
 export interface ConvertArgs {
   from: "locomo";
@@ -207,6 +214,12 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         workersOption(dataOptions(filesPositional(y)))
           .option("update", { type: "boolean", default: false, describe: "re-record results and reports instead of failing" })
           .option("json", { type: "string", describe: "also write what the check found to this file as JSON (each changed experiment's headline shifts and policy changes, and every problem)" })
+          .option("junit", { type: "string", describe: "also write what the check found to this file as JUnit XML (a suite per experiment, a case per headline metric of each ablation)" })
+          .option("tolerance", {
+            type: "number",
+            describe: "pass when every headline shift's 95% interval lies within ±X (in the metric's units: 0.01 is one point of recall); other differences still fail",
+            coerce: numberFlag("--tolerance", "a number of at least 0 (the largest headline shift to pass, e.g. 0.01)", (v) => Number.isFinite(v) && v >= 0),
+          })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.check({
@@ -217,6 +230,8 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           update: a.update,
           out: a.out,
           ...(a.json === undefined ? {} : { json: a.json }),
+          ...(a.junit === undefined ? {} : { junit: a.junit }),
+          ...(a.tolerance === undefined ? {} : { tolerance: a.tolerance }),
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,
         }),

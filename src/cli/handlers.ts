@@ -25,10 +25,15 @@ async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
 export const handlers: Handlers = {
   experiment: (args) => withProgress(async (bar) => (await import("./commands/experiment.js")).experimentCommand(args, bar)),
   async check(args) {
-    const { review, problems } = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
+    const { review, problems, tolerated } = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
     const { printProblems } = await import("./commands/check.js");
     // The review comes first, as a reviewer reads a change: the headline metrics, then the details.
     for (const line of review) log(line);
+    if (problems.length === 0 && tolerated.length > 0) {
+      log(`check: PASSED within the tolerance: every headline shift's 95% interval lies within ±${args.tolerance}; ${plural(tolerated.length, "difference")} tolerated:`);
+      printProblems(tolerated, log);
+      return;
+    }
     if (problems.length === 0) {
       log("check: everything matches the recorded results");
       return;

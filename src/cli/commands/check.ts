@@ -6,7 +6,8 @@ import { brokenChartLinks } from "../../report/chart-links.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
-import { headlineShifts, type MetricShift, policyChanges, renderReview } from "../../harness/results/review.js";
+import { formatDelta, formatShift, headlineShifts, type MetricShift, policyChanges, renderReview, toleranceVerdict, withinTolerance } from "../../harness/results/review.js";
+import { type JunitCase, type JunitSuite, renderJunit } from "../../harness/results/junit.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { EXPERIMENTS_DIR, loadRuns, type Output, outputFor, recordedResultFiles, resultsFile, runExperiment, warnOnStderr } from "./pipeline.js";
 import { renderRecordedReports } from "./reports.js";
@@ -21,8 +22,11 @@ const MAX_LINES = 40;
 export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = warnOnStderr): Promise<CheckOutcome> {
   const log = (line: string) => bar.log(line);
   const problems: string[] = [];
+  const tolerated: string[] = [];
   const review: string[] = [];
-  const changed: { experiment: string; shifts: MetricShift[]; policies: string[]; differences: string[] }[] = [];
+  const checked: Checked[] = [];
+  /** Problems that belong to no experiment, by what they are about (JUnit gives each a suite). */
+  const others: { answers: string[]; reports: string[] } = { answers: [], reports: [] };
   const explicit = args.files.length > 0;
   const outputs = new Map<string, Output>();
   if (!explicit) {
@@ -40,6 +44,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
     outputs.set(output.dir, output);
     if ("skipped" in loaded) {
       log(`check: SKIPPED ${file}: ${loaded.skipped}`);
+      checked.push({ experiment: file, skipped: loaded.skipped, shifts: [], policies: [], differences: [] });
       continue;
     }
     const name = loaded.spec.name;
@@ -51,18 +56,25 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
     );
     const recorded = readRecorded(recordedFile, args.update, log);
     const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
+    const entry: Checked = { experiment: name, shifts: [], policies: [], differences };
+    checked.push(entry);
+    // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
+    if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
     if (recorded && differences.length > 0) {
-      const shifts = headlineShifts(recorded, fresh);
-      const policies = policyChanges(recorded, fresh);
-      review.push(...renderReview(name, shifts, policies));
-      changed.push({ experiment: name, shifts, policies, differences });
+      entry.policies = policyChanges(recorded, fresh);
+      review.push(...renderReview(name, entry.shifts, entry.policies, args.tolerance));
+      if (args.tolerance !== undefined) entry.verdict = toleranceVerdict(recorded, fresh, entry.shifts, args.tolerance);
     }
     if (differences.length > 0 && args.update) {
       writeResults(recordedFile, fresh);
       log(`${name}: re-recorded ${recordedFile}`);
+    } else if (entry.verdict?.tolerated) {
+      tolerated.push(...differences);
+      log(`${name}: ${plural(differences.length, "difference")}, every headline shift within ±${args.tolerance}`);
     } else {
       problems.push(...differences);
-      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}`);
+      const why = entry.verdict && !entry.verdict.tolerated ? `; not within the tolerance: ${entry.verdict.why}` : "";
+      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}${why}`);
     }
   }
   for (const output of outputs.values()) {
@@ -71,28 +83,93 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       bar.phase("answers", undefined, "", "replaying the recorded answers");
       const answers = await checkAnswers({ root: output.dir });
       problems.push(...answers);
+      others.answers.push(...answers);
       log(answers.length === 0 ? "answers: the recorded answers replay (or none are recorded)" : `answers: ${plural(answers.length, "difference")}`);
     }
     const rendered = await renderRecordedReports(bar, output);
     const where = output.project ? "" : `${output.dir}/`;
+    const reports: string[] = [];
     if (args.update) {
       const line = describeWrite(writeReports(rendered, output.dir));
       log(output.project ? line : line.replace(/^reports:/, `reports in ${output.dir}:`));
     } else {
       const regenerate = "regenerate it with `npm run experiment` or `npm run check -- --update`";
-      problems.push(...staleReports(rendered, output.dir).map((path) => `${where}${path} is stale: ${regenerate}`));
-      problems.push(
+      reports.push(...staleReports(rendered, output.dir).map((path) => `${where}${path} is stale: ${regenerate}`));
+      reports.push(
         ...orphanReports(rendered, output.dir).map(
           (path) => `${where}${path} is an orphan: no current result produces it; remove it with \`npm run check -- --update\``,
         ),
       );
     }
-    problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
+    reports.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
+    problems.push(...reports);
+    others.reports.push(...reports);
   }
+  const passed = problems.length === 0;
   if (args.json !== undefined) {
-    writeFileAtomicSync(args.json, `${JSON.stringify({ passed: problems.length === 0, experiments: changed, problems }, null, 2)}\n`);
+    const experiments = checked
+      .filter((c) => c.skipped === undefined && c.differences.length > 0)
+      .map(({ experiment, shifts, policies, differences, verdict }) => ({
+        experiment,
+        shifts: args.tolerance === undefined ? shifts : shifts.map((s) => ({ ...s, withinTolerance: withinTolerance(s, args.tolerance!) })),
+        policies,
+        differences,
+        ...(verdict === undefined ? {} : { withinTolerance: verdict.tolerated, ...(verdict.tolerated ? {} : { why: verdict.why }) }),
+      }));
+    const report = { passed, tolerance: args.tolerance ?? null, experiments, problems, tolerated };
+    writeFileAtomicSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
-  return { review, problems };
+  if (args.junit !== undefined) writeFileAtomicSync(args.junit, renderJunit("recollect check", junitSuites(checked, others, args.tolerance)));
+  return { review, problems, tolerated };
+}
+
+/** One experiment as the check saw it: skipped, or run and compared with its recording. */
+interface Checked {
+  /** The experiment's name, or its file when it was skipped before its name was known. */
+  experiment: string;
+  skipped?: string;
+  shifts: MetricShift[];
+  policies: string[];
+  differences: string[];
+  /** With --tolerance, and only for a changed experiment: whether its differences are tolerated. */
+  verdict?: ReturnType<typeof toleranceVerdict>;
+}
+
+/**
+ * The check as JUnit: a suite per experiment with a case per headline metric of each ablation (it
+ * fails when the metric moved, or with --tolerance when its interval leaves ±tolerance) and one for
+ * the per-trial comparison; then a suite each for the replayed answers and the reports.
+ */
+function junitSuites(checked: readonly Checked[], others: { answers: string[]; reports: string[] }, tolerance: number | undefined): JunitSuite[] {
+  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict }): JunitSuite => {
+    if (skipped !== undefined) return { name: experiment, cases: [{ classname: experiment, name: "run", skipped }] };
+    const metricCases = shifts.map((s): JunitCase => {
+      const line = `${s.ablation} ${s.metric}: ${formatShift(s)}; the interval is 95%, per comparison`;
+      const failed = tolerance === undefined ? s.changed > 0 : !withinTolerance(s, tolerance);
+      const bound = tolerance === undefined ? "" : failed ? `, outside ±${tolerance}` : `, within ±${tolerance}`;
+      const c = { classname: experiment, name: `${s.ablation} · ${s.metric}` };
+      return failed ? { ...c, failure: { message: `${formatDelta(s)}${bound}`, type: "headline-shift", text: line } } : { ...c, output: `${line}${bound}` };
+    });
+    const trials: JunitCase = { classname: experiment, name: "per-trial results match the recording" };
+    if (differences.length > 0) {
+      const text = differences.join("\n");
+      if (verdict?.tolerated) trials.output = `tolerated: every headline shift within ±${tolerance}\n${text}`;
+      else trials.failure = { message: `${plural(differences.length, "difference")}${verdict && !verdict.tolerated ? `; not within the tolerance: ${verdict.why}` : ""}`, type: "results-differ", text };
+    }
+    return { name: experiment, cases: [...metricCases, trials] };
+  });
+  const problemSuite = (name: string, passing: string, problems: readonly string[]): JunitSuite => ({
+    name,
+    cases:
+      problems.length === 0
+        ? [{ classname: name, name: passing }]
+        : problems.map((problem) => ({ classname: name, name: problem, failure: { message: problem, type: name, text: problem } })),
+  });
+  return [
+    ...suites,
+    problemSuite("answers", "the recorded answers replay", others.answers),
+    problemSuite("reports", "the reports match the recorded results", others.reports),
+  ];
 }
 
 /**
@@ -102,6 +179,8 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
 export interface CheckOutcome {
   review: string[];
   problems: string[];
+  /** With --tolerance: the differences of experiments whose every headline shift stayed within it. */
+  tolerated: string[];
 }
 
 /** The recorded results; with --update, an unreadable recording is replaced rather than fatal. */

@@ -90,16 +90,56 @@ function changedSettings(a: unknown, b: unknown, path: string): string[] {
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path || "policy"} ${JSON.stringify(a) ?? "unset"} → ${JSON.stringify(b) ?? "unset"}`];
 }
 
+/**
+ * Rounding slack of the tolerance test: an interval printed as "−0.050" against a tolerance of
+ * 0.05 may be −0.05000000000000001 in binary, and must not fail a gate the reader sees it meets.
+ */
+const ROUNDING = 1e-9;
+
+/**
+ * Whether a headline shift is within ±tolerance: its whole 95% interval lies in [−tolerance,
+ * +tolerance], so |Δ| ≤ tolerance too. The interval, not Δ alone, decides, so that a change that
+ * moves many asks both ways and nets out to a small Δ still fails the gate.
+ */
+export function withinTolerance(shift: Pick<MetricShift, "lo" | "hi">, tolerance: number): boolean {
+  return shift.lo >= -tolerance - ROUNDING && shift.hi <= tolerance + ROUNDING;
+}
+
+/**
+ * Whether a tolerance can judge an experiment's change, and if not, why. A tolerance measures
+ * headline shifts of asks run before and after, so it cannot judge trials or asks that were added
+ * or removed, a sweep that changed, or an experiment with no headline metric to pair.
+ */
+export function toleranceVerdict(recorded: ExperimentResults, fresh: ExperimentResults, shifts: readonly MetricShift[], tolerance: number): { tolerated: true } | { tolerated: false; why: string } {
+  const grid = (results: ExperimentResults) =>
+    results.trials.map((t) => `${trialKey(t)}\u0000${t.asks.map((a) => a.ask).join("\u0001")}`).sort().join("\n");
+  if (grid(recorded) !== grid(fresh)) return { tolerated: false, why: "trials or asks were added or removed, which no tolerance measures" };
+  if (JSON.stringify(recorded.sweep) !== JSON.stringify(fresh.sweep)) return { tolerated: false, why: "the sweep changed, which no tolerance measures" };
+  if (shifts.length === 0) return { tolerated: false, why: "no headline metric could be paired before and after" };
+  const outside = shifts.filter((s) => !withinTolerance(s, tolerance));
+  if (outside.length > 0) {
+    const which = outside.map((s) => `${s.ablation} ${s.metric} ${formatDelta(s)}`).join("; ");
+    return { tolerated: false, why: `outside ±${tolerance}: ${which}` };
+  }
+  return { tolerated: true };
+}
+
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${f3(Math.abs(x))}`;
 
+/** "Δ −0.125 [−0.250, +0.000]": a shift's difference and its interval, as every view of the review prints them. */
+export const formatDelta = (s: Pick<MetricShift, "diff" | "lo" | "hi">) => `Δ ${signed(s.diff)} [${signed(s.lo)}, ${signed(s.hi)}]`;
+
+/** "1.000 → 0.000  Δ −1.000 [−1.000, −1.000]  (2 of 2 values changed)": one shift, after its ablation and metric. */
+export const formatShift = (s: MetricShift) => `${f3(s.before)} → ${f3(s.after)}  ${formatDelta(s)}  (${s.changed} of ${s.pairs} values changed)`;
+
 /** The review as lines: the Δ table of the ablations that changed, the unchanged named in one line, then the policy changes. */
-export function renderReview(name: string, shifts: readonly MetricShift[], policies: readonly string[]): string[] {
+export function renderReview(name: string, shifts: readonly MetricShift[], policies: readonly string[], tolerance?: number): string[] {
   const moved = shifts.filter((s) => s.changed > 0);
   const still = [...new Set(shifts.map((s) => s.ablation))].filter((a) => !moved.some((s) => s.ablation === a));
   const lines = [`${name}: headline metrics, recorded → fresh (Δ with its 95% interval, per comparison):`];
   for (const s of moved) {
-    lines.push(`  ${s.ablation}  ${s.metric}  ${f3(s.before)} → ${f3(s.after)}  Δ ${signed(s.diff)} [${signed(s.lo)}, ${signed(s.hi)}]  (${s.changed} of ${s.pairs} values changed)`);
+    lines.push(`  ${s.ablation}  ${s.metric}  ${formatShift(s)}${tolerance === undefined ? "" : withinTolerance(s, tolerance) ? `  within ±${tolerance}` : `  OUTSIDE ±${tolerance}`}`);
   }
   if (moved.length === 0) lines.push("  no headline metric changed on any ask");
   if (still.length > 0) lines.push(`  unchanged: ${still.join(", ")}`);

@@ -1,4 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { SaxesParser } from "saxes";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CliOutcome, runCli, useSandbox } from "../sandbox.js";
 
@@ -27,6 +28,8 @@ sandbox.write(
   ["name: needs-locomo", "description: reads the LoCoMo file", "dataset: { locomo: {} }", "ablations: [full]", "seeds: [1]"].join("\n"),
 );
 
+const QUOTA_OF_ONE = "{ sections: { working: { quota: 1 }, semantic: { quota: 1 }, episodic: { quota: 1 }, procedural: { quota: 1 } } }";
+
 let recorded: CliOutcome;
 let stale: CliOutcome;
 let updated: CliOutcome;
@@ -36,12 +39,15 @@ let orphaned: CliOutcome;
 let brokenLink: CliOutcome;
 let orphanRemoved: CliOutcome;
 let edited: CliOutcome;
+let outsideTolerance: CliOutcome;
+let withinTolerance: CliOutcome;
+let toleratedAblation: CliOutcome;
 const ORPHAN = "reports/charts/tiny/recall-over-time.png";
 
 beforeAll(async () => {
   recorded = await runCli(["experiment", "experiments/tiny.yaml", "--workers", "1"], sandbox.dir);
   appendFileSync(sandbox.path("EVALUATION.md"), "\nedited by hand\n");
-  stale = await runCli(["check", "--workers", "1"], sandbox.dir);
+  stale = await runCli(["check", "--workers", "1", "--junit", "stale.xml"], sandbox.dir);
   updated = await runCli(["check", "--update", "--workers", "1"], sandbox.dir);
   clean = await runCli(["check", "--workers", "1"], sandbox.dir);
   namedWithoutData = await runCli(["experiment", "experiments/needs-locomo.yaml"], sandbox.dir);
@@ -59,11 +65,16 @@ beforeAll(async () => {
   sandbox.write(
     "experiments/tiny.yaml",
     tinyExperiment({
-      policyPatch: "{ sections: { working: { quota: 1 }, semantic: { quota: 1 }, episodic: { quota: 1 }, procedural: { quota: 1 } } }",
+      policyPatch: QUOTA_OF_ONE,
       ablations: "[full, relevance-only, { name: slow, from: no-decay, patch: { score: { unitMs: 86400000 } } }]",
     }),
   );
-  edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--json", "check.json"], sandbox.dir);
+  edited = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--json", "check.json", "--junit", "check.xml"], sandbox.dir);
+  toleratedAblation = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--tolerance", "1"], sandbox.dir);
+  // The same edit without the new ablation: every trial and ask pairs, and every value of coverage falls from 1 to 0.
+  sandbox.write("experiments/tiny.yaml", tinyExperiment({ policyPatch: QUOTA_OF_ONE }));
+  outsideTolerance = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--tolerance", "0.5", "--junit", "outside.xml"], sandbox.dir);
+  withinTolerance = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--tolerance", "1", "--json", "within.json"], sandbox.dir);
 });
 
 describe("recollect experiment naming a LoCoMo experiment without the data file", () => {
@@ -158,5 +169,103 @@ describe("recollect check --json", () => {
     expect(full.some((s) => s.diff !== 0)).toBe(true);
     expect(report.experiments[0]!.policies).toContain("slow: new");
     expect(report.problems.length).toBeGreaterThan(0);
+  });
+});
+
+/** The JUnit file's test cases by suite, read with a strict XML parser (it throws on XML that is not well-formed). */
+function junitCases(file: string): { suite: string; name: string; failure?: { message: string; text: string }; output?: string; skipped?: true }[] {
+  const cases: ReturnType<typeof junitCases> = [];
+  let suite = "";
+  let inside: "failure" | "system-out" | undefined;
+  const parser = new SaxesParser();
+  parser.on("opentag", (tag) => {
+    const a = tag.attributes as Record<string, string>;
+    if (tag.name === "testsuite") suite = a.name!;
+    if (tag.name === "testcase") cases.push({ suite, name: a.name! });
+    if (tag.name === "failure") cases.at(-1)!.failure = { message: a.message!, text: "" };
+    if (tag.name === "skipped") cases.at(-1)!.skipped = true;
+    if (tag.name === "failure" || tag.name === "system-out") inside = tag.name;
+  });
+  parser.on("text", (text) => {
+    const last = cases.at(-1);
+    if (inside === "failure") last!.failure!.text += text;
+    if (inside === "system-out") last!.output = (last!.output ?? "") + text;
+  });
+  parser.on("closetag", () => (inside = undefined));
+  parser.write(readFileSync(sandbox.path(file), "utf8")).close();
+  return cases;
+}
+
+describe("recollect check --junit", () => {
+  it("writes a suite per experiment, a case per headline metric of each ablation, failing with Δ and its interval where it moved", () => {
+    const cases = junitCases("check.xml");
+    const tiny = cases.filter((c) => c.suite === "tiny");
+    const shifts = (JSON.parse(readFileSync(sandbox.path("check.json"), "utf8")) as { experiments: { shifts: { ablation: string; metric: string; changed: number }[] }[] })
+      .experiments[0]!.shifts;
+    expect(tiny.map((c) => c.name)).toEqual([...shifts.map((s) => `${s.ablation} · ${s.metric}`), "per-trial results match the recording"]);
+    for (const s of shifts) {
+      const c = tiny.find((x) => x.name === `${s.ablation} · ${s.metric}`)!;
+      if (s.changed === 0) expect(c.failure).toBeUndefined();
+      else expect(c.failure!.message).toMatch(/^Δ [+−]\d\.\d{3} \[[+−]\d\.\d{3}, [+−]\d\.\d{3}\]$/);
+    }
+    expect(tiny.some((c) => c.failure)).toBe(true);
+    const trials = tiny.at(-1)!;
+    expect(trials.failure!.message).toMatch(/^\d+ differences$/);
+    expect(trials.failure!.text).toContain("tiny: ablation slow, scenario stream-example, seed 1: not in the recorded results");
+  });
+
+  it("adds a suite each for the replayed answers and the reports, passing when they are current", () => {
+    const cases = junitCases("check.xml");
+    expect(cases.filter((c) => c.suite !== "tiny")).toEqual([
+      { suite: "answers", name: "the recorded answers replay" },
+      { suite: "reports", name: "the reports match the recorded results" },
+    ]);
+  });
+
+  it("lists a stale report as a failing case, and an experiment it skipped as a skipped one", () => {
+    const cases = junitCases("stale.xml");
+    const stalePath = "EVALUATION.md is stale: regenerate it with `npm run experiment` or `npm run check -- --update`";
+    expect(cases.filter((c) => c.suite === "reports")).toEqual([{ suite: "reports", name: stalePath, failure: { message: stalePath, text: stalePath } }]);
+    expect(cases.find((c) => c.suite === "experiments/needs-locomo.yaml")).toEqual({ suite: "experiments/needs-locomo.yaml", name: "run", skipped: true });
+    expect(cases.filter((c) => c.suite === "tiny" && c.failure)).toEqual([]);
+  });
+});
+
+describe("recollect check --tolerance", () => {
+  it("fails when a headline interval leaves ±tolerance, marking the rows and saying why", () => {
+    expect(outsideTolerance.code, outsideTolerance.stderr).toBe(1);
+    expect(outsideTolerance.stdout).toMatch(/^ {2}full {2}coverage {2}1\.000 → 0\.000 {2}Δ −1\.000 \[−1\.000, −1\.000\] {2}\(2 of 2 values changed\) {2}OUTSIDE ±0\.5$/m);
+    expect(outsideTolerance.stdout).toContain("tiny: 14 differences; not within the tolerance: outside ±0.5: full coverage Δ −1.000 [−1.000, −1.000]; relevance-only coverage Δ −1.000 [−1.000, −1.000]");
+    expect(outsideTolerance.stdout).toContain("check: FAILED with 14 differences:");
+    const coverage = junitCases("outside.xml").find((c) => c.name === "full · coverage")!;
+    expect(coverage.failure!.message).toBe("Δ −1.000 [−1.000, −1.000], outside ±0.5");
+    const recall = junitCases("outside.xml").find((c) => c.name === "full · recall_any@1")!;
+    expect(recall.failure).toBeUndefined();
+    expect(recall.output).toMatch(/, within ±0\.5$/);
+  });
+
+  it("passes (exit 0) when every headline interval lies within it, still printing the review and the tolerated differences", () => {
+    expect(withinTolerance.code, withinTolerance.stdout + withinTolerance.stderr).toBe(0);
+    const lines = withinTolerance.stdout.split("\n");
+    const table = lines.indexOf("tiny: headline metrics, recorded → fresh (Δ with its 95% interval, per comparison):");
+    const passed = lines.indexOf("check: PASSED within the tolerance: every headline shift's 95% interval lies within ±1; 14 differences tolerated:");
+    expect(table).toBeGreaterThanOrEqual(0);
+    expect(passed).toBeGreaterThan(table);
+    expect(lines[passed + 1]).toMatch(/^ {2}tiny: manifest experimentHash changed: /);
+    const report = JSON.parse(readFileSync(sandbox.path("within.json"), "utf8")) as {
+      passed: boolean;
+      tolerance: number;
+      experiments: { withinTolerance: boolean; shifts: { withinTolerance: boolean }[] }[];
+      problems: string[];
+      tolerated: string[];
+    };
+    expect([report.passed, report.tolerance, report.problems, report.tolerated.length]).toEqual([true, 1, [], 14]);
+    expect(report.experiments[0]!.withinTolerance).toBe(true);
+    expect(report.experiments[0]!.shifts.every((s) => s.withinTolerance)).toBe(true);
+  });
+
+  it("does not excuse an added ablation, whose trials no tolerance measures", () => {
+    expect(toleratedAblation.code).toBe(1);
+    expect(toleratedAblation.stdout).toContain("not within the tolerance: trials or asks were added or removed, which no tolerance measures");
   });
 });
