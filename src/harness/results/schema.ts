@@ -126,7 +126,7 @@ export const storedResultsSchema = z.object({
     wallTimeMs: z.number(),
     ablationWallTimeMs: z.number().optional(),
     sweepWallTimeMs: z.number().optional(),
-    shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
+    shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1), codeVersion: z.string().optional() }).optional(),
   }),
   trials: z.array(z.union([rowTrialSchema, columnarTrialSchema])),
   sweep: z

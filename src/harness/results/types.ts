@@ -35,8 +35,11 @@ export interface Manifest {
   ablationWallTimeMs?: number;
   /** With a sweep: wall time of evaluating every point (the one pass, or the points' full trials). */
   sweepWallTimeMs?: number;
-  /** Set only in the results of one shard of the grid (`--shard i/n`), which `merge` joins. */
-  shard?: { index: number; count: number };
+  /**
+   * Set only in the results of one shard of the grid (`--shard i/n`), which `merge` joins, with
+   * the version of the code that ran it (a hash of the source and the lockfile).
+   */
+  shard?: { index: number; count: number; codeVersion?: string };
 }
 
 /** An ablation (recollect under a policy) or a system compared beside them (see `system`). */
