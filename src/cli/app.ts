@@ -3,6 +3,7 @@ import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
 import { REFLECTION_THRESHOLD } from "../agent/reflection.js";
 import { flagError } from "../shared/errors.js";
 import { checkOutputFolder } from "../shared/output-folder.js";
+import { parseShard, type ShardChoice } from "./shard.js";
 
 /** What each command does; the CLI only parses arguments and calls these (as evalite's CLI does). */
 export interface Handlers {
@@ -33,7 +34,8 @@ export interface ExperimentArgs extends DataArgs {
   /** The embedding cache file (default .recollect/embeddings.db). */
   embeddingCache?: string;
   resume: boolean;
-  shard?: { index: number; count: number };
+  /** The shard to run; from `--shard auto`, with where in the environment it was read. */
+  shard?: ShardChoice;
   /** Where results, reports and EVALUATION.md go (see cli/commands/pipeline.ts for the default). */
   out?: string;
 }
@@ -96,22 +98,6 @@ export interface BenchArgs {
   embeddingTexts: number;
 }
 
-
-/**
- * The most shards a grid may be split into. Each shard is a process and a file of its own, so a
- * count beyond this is a typo; and without a bound, digits past 2^53 would round to another number
- * (99999999999999999999 reads as 100000000000000000000) and name a shard that was never asked for.
- */
-export const MAX_SHARDS = 10_000;
-
-function parseShard(text: string | undefined): ExperimentArgs["shard"] {
-  if (text === undefined) return undefined;
-  const match = /^(\d{1,6})\/(\d{1,6})$/.exec(text);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || index < 1 || index > count || count > MAX_SHARDS) throw flagError("--shard", `i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}`, text);
-  return { index, count };
-}
 
 /** A coerce for a numeric flag: its value, or the one-line error saying what it expects. */
 function numberFlag(flag: string, expected: string, ok: (value: number) => boolean) {
@@ -176,7 +162,8 @@ const modelOptions = <T>(y: Argv<T>) =>
     .option("timeout-ms", { type: "number", default: CLIENT_DEFAULTS.timeoutMs, describe: "budget of one model call in milliseconds (a first call may load the model)", coerce: positive("--timeout-ms", "milliseconds") })
     .option("max-reply-bytes", { type: "number", default: CLIENT_DEFAULTS.maxReplyBytes, describe: "longest model reply accepted, in bytes; a longer one is stopped", coerce: wholeAtLeast("--max-reply-bytes", 1) });
 
-export function buildCli(argv: string[], handlers: Handlers): Argv {
+/** `env` is where `--shard auto` reads its shard: the process's environment, or a test's. */
+export function buildCli(argv: string[], handlers: Handlers, env: Readonly<Record<string, string | undefined>> = process.env): Argv {
   const cli: Argv = yargs(argv)
     .scriptName("recollect")
     .usage("$0 <command> [options]\n\nAn evaluation and ablation harness for agent memory.")
@@ -192,7 +179,11 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
         workersOption(dataOptions(filesPositional(y)))
           .option("resume", { type: "boolean", default: true, hidden: true })
           .option("no-resume", { type: "boolean", describe: "start afresh, ignoring the journal of an interrupted run" })
-          .option("shard", { type: "string", describe: "run shard i/n of the grid only and write it to results/shards/ (join them with merge)" })
+          .option("shard", {
+            type: "string",
+            describe:
+              "run shard i/n of the grid only and write it to results/shards/ (join them with merge); auto reads it from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, JOB_COMPLETIONS) or a CI matrix (RECOLLECT_SHARD_INDEX, RECOLLECT_SHARD_TOTAL), 0-based",
+          })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.experiment({
@@ -201,7 +192,7 @@ export function buildCli(argv: string[], handlers: Handlers): Argv {
           onSystemError: a.onSystemError,
           ...(a.embeddingCache === undefined ? {} : { embeddingCache: a.embeddingCache }),
           resume: a.resume,
-          shard: parseShard(a.shard),
+          shard: parseShard(a.shard, env),
           out: a.out,
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { buildCli, type Handlers, MAX_SHARDS } from "../../src/cli/app.js";
+import { buildCli, type Handlers } from "../../src/cli/app.js";
+import { MAX_SHARDS } from "../../src/cli/shard.js";
 import { RecollectError, UsageError } from "../../src/shared/errors.js";
 
 /** Parses argv with handlers that only record how they were called, the way main.ts wires failures. */
@@ -88,7 +89,7 @@ describe("the command line", () => {
   });
 
   it.each(["0/2", "3/2", "2", "a/b", "1/0", "1/99999999999999999999", "1/10001", "1.5/2"])("refuses --shard %s with one message", async (shard) => {
-    expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, got "${shard}"`);
+    expect((await parseError(["experiment", "--shard", shard])).message).toBe(`--shard expects i/n with 1 ≤ i ≤ n ≤ ${MAX_SHARDS}, or auto, got "${shard}"`);
   });
 
   it(`takes --shard up to ${MAX_SHARDS} shards`, async () => {

@@ -46,6 +46,7 @@ interface Touched {
 export async function experimentCommand(args: ExperimentArgs, bar: Progress, warn: Log = warnOnStderr): Promise<void> {
   const explicit = args.files.length > 0;
   const experiments = await loadRuns(args, warn);
+  if (args.shard?.source !== undefined) bar.log(`--shard auto: running shard ${args.shard.index}/${args.shard.count}, as ${args.shard.source} says`);
   const touched = new Map<string, Touched>();
   const touch = (output: Output) => touched.get(output.dir) ?? touched.set(output.dir, { output, ran: [], changed: false }).get(output.dir)!;
   // A run of the whole project refreshes its reports even when every experiment was skipped.
