@@ -17,7 +17,8 @@ const MAX_LINES = 40;
 /**
  * Re-runs every experiment offline and compares it with its recorded results, then re-renders the
  * reports of each output folder and compares them with the files on disk. Returns the problems
- * found (empty: all is current).
+ * found (empty: all is current), and with --tolerance the differences it tolerated. With --json
+ * and --junit it also writes what it found for CI systems.
  */
 export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = warnOnStderr): Promise<CheckOutcome> {
   const log = (line: string) => bar.log(line);
@@ -66,6 +67,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       if (args.tolerance !== undefined) entry.verdict = toleranceVerdict(recorded, fresh, entry.shifts, args.tolerance);
     }
     if (differences.length > 0 && args.update) {
+      entry.rerecorded = true;
       writeResults(recordedFile, fresh);
       log(`${name}: re-recorded ${recordedFile}`);
     } else if (entry.verdict?.tolerated) {
@@ -133,6 +135,8 @@ interface Checked {
   differences: string[];
   /** With --tolerance, and only for a changed experiment: whether its differences are tolerated. */
   verdict?: ReturnType<typeof toleranceVerdict>;
+  /** With --update: its differences were recorded, so they fail nothing. */
+  rerecorded?: boolean;
 }
 
 /**
@@ -141,11 +145,11 @@ interface Checked {
  * the per-trial comparison; then a suite each for the replayed answers and the reports.
  */
 function junitSuites(checked: readonly Checked[], others: { answers: string[]; reports: string[] }, tolerance: number | undefined): JunitSuite[] {
-  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict }): JunitSuite => {
+  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict, rerecorded }): JunitSuite => {
     if (skipped !== undefined) return { name: experiment, cases: [{ classname: experiment, name: "run", skipped }] };
     const metricCases = shifts.map((s): JunitCase => {
       const line = `${s.ablation} ${s.metric}: ${formatShift(s)}; the interval is 95%, per comparison`;
-      const failed = tolerance === undefined ? s.changed > 0 : !withinTolerance(s, tolerance);
+      const failed = !rerecorded && (tolerance === undefined ? s.changed > 0 : !withinTolerance(s, tolerance));
       const bound = tolerance === undefined ? "" : failed ? `, outside ±${tolerance}` : `, within ±${tolerance}`;
       const c = { classname: experiment, name: `${s.ablation} · ${s.metric}` };
       return failed ? { ...c, failure: { message: `${formatDelta(s)}${bound}`, type: "headline-shift", text: line } } : { ...c, output: `${line}${bound}` };
@@ -153,7 +157,8 @@ function junitSuites(checked: readonly Checked[], others: { answers: string[]; r
     const trials: JunitCase = { classname: experiment, name: "per-trial results match the recording" };
     if (differences.length > 0) {
       const text = differences.join("\n");
-      if (verdict?.tolerated) trials.output = `tolerated: every headline shift within ±${tolerance}\n${text}`;
+      if (rerecorded) trials.output = `re-recorded (--update)\n${text}`;
+      else if (verdict?.tolerated) trials.output = `tolerated: every headline shift within ±${tolerance}\n${text}`;
       else trials.failure = { message: `${plural(differences.length, "difference")}${verdict && !verdict.tolerated ? `; not within the tolerance: ${verdict.why}` : ""}`, type: "results-differ", text };
     }
     return { name: experiment, cases: [...metricCases, trials] };

@@ -42,6 +42,7 @@ let edited: CliOutcome;
 let outsideTolerance: CliOutcome;
 let withinTolerance: CliOutcome;
 let toleratedAblation: CliOutcome;
+let rerecorded: CliOutcome;
 const ORPHAN = "reports/charts/tiny/recall-over-time.png";
 
 beforeAll(async () => {
@@ -75,6 +76,7 @@ beforeAll(async () => {
   sandbox.write("experiments/tiny.yaml", tinyExperiment({ policyPatch: QUOTA_OF_ONE }));
   outsideTolerance = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--tolerance", "0.5", "--junit", "outside.xml"], sandbox.dir);
   withinTolerance = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--tolerance", "1", "--json", "within.json"], sandbox.dir);
+  rerecorded = await runCli(["check", "experiments/tiny.yaml", "--workers", "1", "--update", "--junit", "update.xml"], sandbox.dir);
 });
 
 describe("recollect experiment naming a LoCoMo experiment without the data file", () => {
@@ -228,6 +230,15 @@ describe("recollect check --junit", () => {
     expect(cases.filter((c) => c.suite === "reports")).toEqual([{ suite: "reports", name: stalePath, failure: { message: stalePath, text: stalePath } }]);
     expect(cases.find((c) => c.suite === "experiments/needs-locomo.yaml")).toEqual({ suite: "experiments/needs-locomo.yaml", name: "run", skipped: true });
     expect(cases.filter((c) => c.suite === "tiny" && c.failure)).toEqual([]);
+  });
+});
+
+describe("recollect check --junit --update", () => {
+  it("passes every case, as the check does, saying the differences were re-recorded", () => {
+    expect(rerecorded.code, rerecorded.stdout + rerecorded.stderr).toBe(0);
+    const cases = junitCases("update.xml");
+    expect(cases.filter((c) => c.failure)).toEqual([]);
+    expect(cases.find((c) => c.suite === "tiny" && c.name === "per-trial results match the recording")!.output).toMatch(/^re-recorded \(--update\)\ntiny: /);
   });
 });
 
