@@ -324,11 +324,11 @@ const ROWS: Record<string, Row> = {
   // Flags and commands.
   "--workers 0": { run: () => ["experiment", "--workers", "0"], says: () => '--workers expects a whole number of at least 1, got "0"' },
   "--workers that is not a number": { run: () => ["check", "--workers", "abc"], says: () => '--workers expects a whole number of at least 1, got "NaN"' },
-  "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "3/2"' },
-  "--shard that is not i/n": { run: () => ["experiment", "--shard", "half"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "half"' },
+  "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, or auto, got "3/2"' },
+  "--shard that is not i/n": { run: () => ["experiment", "--shard", "half"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, or auto, got "half"' },
   "--shard with a count past the shard limit (and past exact integers)": {
     run: () => ["experiment", "--shard", "1/99999999999999999999"],
-    says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "1/99999999999999999999"',
+    says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, or auto, got "1/99999999999999999999"',
   },
   "an unknown flag": { run: () => ["experiment", "--wrokers", "2"], says: () => "Unknown argument: wrokers" },
   "an unknown command": { run: () => ["experiments"], says: () => "Unknown argument: experiments" },
@@ -414,7 +414,7 @@ const ROWS: Record<string, Row> = {
       box.write("results/shards/core.1-of-2.json", serialiseResults(markShard(core, { index: 1, count: 2 })));
       return ["merge", "results/shards/core.1-of-2.json", "--out", "merged.json"];
     },
-    says: () => "results/shards/core.1-of-2.json: shard 2/2 of the grid is missing",
+    says: () => "merge of core: missing shard 2 of 2; give each shard of the grid once",
   },
   "merge into a path whose folder is a file": {
     run: (box) => {
@@ -433,6 +433,61 @@ const ROWS: Record<string, Row> = {
   "merge of a zero-byte file": { run: (box) => (box.write("shard.json", ""), ["merge", "shard.json"]), says: () => "shard.json: is empty (0 bytes), not a results file" },
   "merge of a directory": { run: (box) => (mkdirSync(box.path("shards.json")), ["merge", "shards.json"]), says: () => "shards.json: is a directory, not a results file" },
   "merge with nothing to merge": { run: () => ["merge"], says: () => "Not enough non-option arguments: got 0, need at least 1" },
+
+  // check --tolerance, --shard auto from an engine's environment, and merge of a whole set.
+  "check --tolerance below 0": {
+    run: () => ["check", "--tolerance", "-0.1"],
+    says: () => '--tolerance expects a number of at least 0 (the largest headline shift to pass, e.g. 0.01), got "-0.1"',
+  },
+  "check --tolerance that is not a number": {
+    run: () => ["check", "--tolerance", "tight"],
+    says: () => '--tolerance expects a number of at least 0 (the largest headline shift to pass, e.g. 0.01), got "NaN"',
+  },
+  "--shard auto with no engine's variables": {
+    run: () => ["experiment", "--shard", "auto"],
+    says: () => /^--shard auto: no shard is named in the environment: set JOB_COMPLETION_INDEX and JOB_COMPLETIONS \(a Kubernetes Indexed Job, see examples\/kubernetes\/\), or RECOLLECT_SHARD_INDEX and RECOLLECT_SHARD_TOTAL/,
+  },
+  "--shard auto in a Job that does not set JOB_COMPLETIONS": {
+    run: () => ["experiment", "--shard", "auto"],
+    env: () => ({ JOB_COMPLETION_INDEX: "1" }),
+    says: () => "--shard auto: JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS is not; a Kubernetes Indexed Job sets both (see examples/kubernetes/)",
+  },
+  "--shard auto with JOB_COMPLETION_INDEX past the completions": {
+    run: () => ["experiment", "--shard", "auto"],
+    env: () => ({ JOB_COMPLETION_INDEX: "3", JOB_COMPLETIONS: "3" }),
+    says: () => '--shard auto: JOB_COMPLETION_INDEX is "3", but the 0-based index of 3 shards runs from 0 to 2',
+  },
+  "--shard auto with a matrix total that is not a number": {
+    run: () => ["experiment", "--shard", "auto"],
+    env: () => ({ RECOLLECT_SHARD_INDEX: "0", RECOLLECT_SHARD_TOTAL: "" }),
+    says: () => '--shard auto: RECOLLECT_SHARD_TOTAL is "", not a whole number of shards from 1 to 10000',
+  },
+  "--shard auto where a Job and a matrix name different shards": {
+    run: () => ["experiment", "--shard", "auto"],
+    env: () => ({ JOB_COMPLETION_INDEX: "1", JOB_COMPLETIONS: "3", RECOLLECT_SHARD_INDEX: "1", RECOLLECT_SHARD_TOTAL: "2" }),
+    says: () =>
+      "--shard auto: JOB_COMPLETION_INDEX=1, JOB_COMPLETIONS=3 (a Kubernetes Indexed Job) names shard 2/3, but RECOLLECT_SHARD_INDEX=1, RECOLLECT_SHARD_TOTAL=2 (a CI matrix) names shard 2/2",
+  },
+  "merge with a shard given twice and one missing": {
+    run: (box) => {
+      box.write("results/shards/core.1-of-2.json", serialiseResults(markShard(parseResults("core.json", coreResults()), { index: 1, count: 2 })));
+      return ["merge", "results/shards/core.1-of-2.json", "results/shards/core.1-of-2.json", "--out", "merged.json"];
+    },
+    says: () => "merge of core: missing shard 2 of 2; shard 1 of 2 given 2 times (results/shards/core.1-of-2.json, results/shards/core.1-of-2.json); give each shard of the grid once",
+  },
+  "merge of a shard run by another version of the code": {
+    run: (box) => {
+      const core = parseResults("core.json", coreResults());
+      const files = [1, 2, 3].map((index) => `results/shards/core.${index}-of-3.json`);
+      files.forEach((file, i) => {
+        const shard = markShard(core, { index: i + 1, count: 3 });
+        if (i === 2) shard.manifest.shard!.codeVersion = "an-older-version";
+        box.write(file, serialiseResults(shard));
+      });
+      return ["merge", ...files, "--out", "merged.json"];
+    },
+    says: () => /^results\/shards\/core\.3-of-3\.json: has another code version \(an-older-version\) than the other 2 shards \([0-9a-f]{12}…\); re-run it with the same code and lockfile$/,
+  },
 
   // The chat, against the loopback Ollama test double.
   "chat --timeout-ms -5": { run: () => chat("--timeout-ms", "-5"), says: () => '--timeout-ms expects a positive number of milliseconds, got "-5"' },
