@@ -67,6 +67,14 @@ function overflowingElements(width: number): string[] {
   return found;
 }
 
+/** Every chart drawn (or failed, saying so) and every experiment's asks listed. */
+function drawn(): boolean {
+  return (
+    [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")) &&
+    [...document.querySelectorAll(".asks")].every((asks) => asks.hasAttribute("data-ready"))
+  );
+}
+
 describe("the HTML report in a browser", () => {
   const folder = mkdtempSync(join(tmpdir(), "recollect-report-"));
   let browser: Browser | undefined;
@@ -109,9 +117,7 @@ describe("the HTML report in a browser", () => {
     });
 
     await page.goto(pathToFileURL(path).href);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")),
-    );
+    await page.waitForFunction(drawn);
 
     const charts = await page.$$eval(".chart", (nodes) =>
       nodes.map((n) => ({
@@ -140,10 +146,13 @@ describe("the HTML report in a browser", () => {
       );
     await expect.poll(tooltip).toMatch(/mean: \d/);
 
-    // Asks are grouped by scenario: open a scenario, then an ask, which draws what each ablation kept.
-    const scenario = page.locator('details.scenario[data-scenario="coffee-timeline"]');
-    await scenario.locator(":scope > summary").click();
-    const ask = scenario.locator("details.ask").nth(1);
+    // Asks are listed by scenario: open an ask, which draws what each ablation kept.
+    expect(await page.locator(".asks .scenario").evaluateAll((heads) => heads.map((h) => h.getAttribute("data-scenario")))).toEqual([
+      "coffee-timeline",
+      "corrections",
+    ]);
+    expect(await page.locator(".asks .pager .range").textContent()).toBe("Asks 1–9 of 9");
+    const ask = page.locator('details.ask[data-ask="0:1"]');
     await ask.locator("summary").click();
     expect(await ask.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await expect.poll(() => ask.locator("table.drill").isVisible()).toBe(true);
@@ -152,7 +161,9 @@ describe("the HTML report in a browser", () => {
     expect(await ask.locator("summary b").count()).toBe(0);
     expect(await ask.locator("table.drill tbody tr").count()).toBe(3 * 2);
     expect(await ask.locator("table.drill mark").count()).toBeGreaterThan(0);
+    // A category's table arrives when it is unfolded.
     await page.locator('details.group[data-category="temporal"] > summary').click();
+    await expect.poll(() => page.locator('details.group[data-category="temporal"] table.summary').count()).toBe(1);
 
     // At 1,280 px nothing is wider than the window outside a scroll box, and the page never scrolls sideways.
     expect(await page.evaluate(overflowingElements, WIDTH)).toEqual([]);
@@ -173,14 +184,12 @@ describe("the HTML report in a browser", () => {
     expect(await visibleRows("table.drill tbody tr")).toEqual(["full", "full", "no-decay", "no-decay"]);
 
     await page.selectOption('select[data-filter="scenario"]', "corrections");
-    expect(await page.locator('details.scenario[data-scenario="coffee-timeline"]').isVisible()).toBe(false);
-    const corrections = page.locator('details.scenario[data-scenario="corrections"]');
-    expect(await corrections.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const heads = () => page.locator(".asks .scenario").evaluateAll((nodes) => nodes.map((h) => h.getAttribute("data-scenario")));
+    expect(await heads()).toEqual(["corrections"]);
+    expect(await page.locator(".asks .pager .range").textContent()).toBe("Asks 1–3 of 3");
 
     await page.selectOption('select[data-filter="category"]', "temporal");
-    const askCategories = await corrections.locator("details.ask").evaluateAll((asks) =>
-      asks.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute("data-category")),
-    );
+    const askCategories = await page.locator(".ask-list details.ask").evaluateAll((asks) => asks.map((a) => a.getAttribute("data-category")));
     expect(askCategories).toEqual(["temporal"]);
     expect(await page.locator('details.group[data-category="single-hop"]').isVisible()).toBe(false);
     expect(await page.locator('details.group[data-category="temporal"]').isVisible()).toBe(true);
@@ -188,7 +197,7 @@ describe("the HTML report in a browser", () => {
     await page.selectOption('select[data-filter="ablation"]', "");
     await page.selectOption('select[data-filter="scenario"]', "");
     await page.selectOption('select[data-filter="category"]', "");
-    expect(await page.locator("details.scenario").evaluateAll((s) => s.filter((d) => (d as HTMLElement).offsetParent !== null).length)).toBe(2);
+    expect(await heads()).toEqual(["coffee-timeline", "corrections"]);
     await page.screenshot({ path: join(SCREENSHOTS, "report-1280-top.png") });
 
     expect(consoleErrors).toEqual([]);
@@ -232,9 +241,7 @@ describe("the HTML report in a browser", () => {
       });
 
       await page.goto(documentUrl);
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")),
-      );
+      await page.waitForFunction(drawn);
       // Open every scenario and ask, so that what the page draws on demand is loaded too.
       for (const summary of await page.locator("details > summary").all()) await summary.click();
       await page.locator('.chart[data-chart="metrics"] .mark-symbol path').first().hover();
