@@ -79,5 +79,6 @@ code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .
   form.filters { position: static; }
   table.ablations td { min-width: 12rem; }
   table.drill td.ids, table.drill td.scores { min-width: 12rem; }
+  th[scope=row], thead th:first-child { white-space: normal; max-width: 9.5rem; overflow-wrap: break-word; }
 }
 `;
