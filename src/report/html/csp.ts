@@ -8,11 +8,12 @@ export interface InlineCode {
 
 /**
  * A CSP source for one inline element. The browser hashes the element's text as UTF-8 after the
- * HTML parser has turned CR LF into LF, so text with a CR could never match and is refused here
- * rather than silently blocked in the browser.
+ * HTML parser has turned CR LF into LF and NUL into U+FFFD, so text with a CR or a NUL could never
+ * match and is refused here rather than silently blocked in the browser.
  */
 function hashSource(text: string): string {
   if (text.includes("\r")) throw new Error("inline script or style contains a CR, which the browser's hash would not match");
+  if (text.includes("\u0000")) throw new Error("inline script or style contains a NUL, which the browser's hash would not match");
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 

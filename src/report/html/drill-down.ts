@@ -1,12 +1,7 @@
 import type { AskResult, ExperimentResults, GoldDetail } from "../../harness/results/types.js";
-import { resultsPath } from "../paths.js";
-import { escapeHtml, htmlId, jsonForScript } from "./escape.js";
+import { escapeHtml } from "./escape.js";
 import { markdownBlock } from "./markdown.js";
 
-/** Past this many asks an experiment is a benchmark import; the page shows the first ones and says so. */
-export const MAX_DRILL_DOWN_ASKS = 200;
-
-/** A gold memory's score breakdown: id, section (null: not a candidate), rel, rec, imp, total. */
 /** A gold memory's id and section, then its signals and total when its system reports them. */
 type GoldRow = [string, string | null, number, number, number, number] | [string, string | null];
 
@@ -54,7 +49,7 @@ function drillRow(result: AskResult | undefined): DrillRow {
   ];
 }
 
-/** The asks the page shows, in scenario order, capped at MAX_DRILL_DOWN_ASKS. */
+/** Every ask of the experiment, in scenario order, with what each ablation and seed did with it. */
 export function drillData(results: ExperimentResults): DrillData {
   const lookup = new Map<string, AskResult>();
   for (const trial of results.trials) {
@@ -63,57 +58,42 @@ export function drillData(results: ExperimentResults): DrillData {
     }
   }
   const { experiment } = results;
-  let budget = MAX_DRILL_DOWN_ASKS;
-  const scenarios: DrillData["scenarios"] = [];
-  for (const scenario of experiment.scenarios) {
-    if (budget <= 0) break;
-    const asks = scenario.asks.slice(0, budget);
-    budget -= asks.length;
-    scenarios.push({
-      name: scenario.name,
-      asks: asks.map((ask) => ({
-        id: ask.id,
-        query: ask.query,
-        category: ask.category ?? null,
-        expect: ask.expect,
-        required: ask.required,
-        stale: ask.stale,
-        rows: experiment.ablations.flatMap(({ name }) =>
-          experiment.seeds.map((seed) => drillRow(lookup.get(`${scenario.name}\u0000${name}\u0000${seed}\u0000${ask.id}`))),
-        ),
-      })),
-    });
-  }
+  const scenarios = experiment.scenarios.map((scenario) => ({
+    name: scenario.name,
+    asks: scenario.asks.map((ask) => ({
+      id: ask.id,
+      query: ask.query,
+      category: ask.category ?? null,
+      expect: ask.expect,
+      required: ask.required,
+      stale: ask.stale,
+      rows: experiment.ablations.flatMap(({ name }) =>
+        experiment.seeds.map((seed) => drillRow(lookup.get(`${scenario.name}\u0000${name}\u0000${seed}\u0000${ask.id}`))),
+      ),
+    })),
+  }));
   return { ablations: experiment.ablations.map((a) => a.name), baseline: experiment.baseline, seeds: experiment.seeds, scenarios };
 }
 
 /**
- * The asks, grouped by scenario and then by ask, each a closed <details>. Opening an ask draws
- * what every ablation and seed did with it from the experiment's JSON island; the filters hide
- * scenarios, categories and ablations.
+ * The asks, a page at a time: the page's script draws them from the experiment's packed data,
+ * after the filters, grouped by scenario, each a closed <details> that draws what
+ * every ablation and seed did with it when opened. Only the scenarios' descriptions are written
+ * here, as templates: they are markdown, rendered safely on this side.
  */
-export function drillDowns(results: ExperimentResults, index: number): string {
-  const data = drillData(results);
-  const descriptions = new Map(results.experiment.scenarios.map((s) => [s.name, s.description]));
-  const dataId = htmlId("asks", index);
-  const groups = data.scenarios.map((scenario, s) => {
-    const asks = scenario.asks.map((ask, a) => {
-      const category = ask.category ? ` <span class="tag">${escapeHtml(ask.category)}</span>` : "";
-      return `<details class="ask" data-category="${escapeHtml(ask.category ?? "")}" data-ask="${s}:${a}"><summary><code>${escapeHtml(ask.id)}</code> ${escapeHtml(ask.query)}${category}</summary></details>`;
-    });
-    const categories = [...new Set(scenario.asks.map((a) => a.category ?? ""))];
-    return `<details class="scenario" data-scenario="${escapeHtml(scenario.name)}" data-categories="${escapeHtml(JSON.stringify(categories))}"><summary>Scenario <code>${escapeHtml(scenario.name)}</code> <span class="count">${scenario.asks.length} ask${scenario.asks.length === 1 ? "" : "s"}</span></summary>
-<div class="description">${markdownBlock(descriptions.get(scenario.name) ?? "")}</div>
-${asks.join("\n")}
-</details>`;
-  });
-  const total = results.experiment.scenarios.reduce((n, s) => n + s.asks.length, 0);
-  const shown = data.scenarios.reduce((n, s) => n + s.asks.length, 0);
-  if (total > shown) {
-    groups.push(
-      `<p class="legend">Showing the first ${shown} of ${total} asks; every ask is in ${escapeHtml(resultsPath(results.experiment.name))}.</p>`,
-    );
-  }
-  return `<div class="asks" data-asks="${dataId}">\n${groups.join("\n")}\n</div>
-<script type="application/json" id="${dataId}">${jsonForScript(data)}</script>`;
+export function drillDowns(results: ExperimentResults): string {
+  const { name, scenarios } = results.experiment;
+  const templates = scenarios.map((scenario, s) =>
+    scenario.description.trim() === "" ? "" : `<template data-about="${s}">${markdownBlock(scenario.description)}</template>`,
+  );
+  return `<div class="asks">
+<nav class="pager" aria-label="Pages of the asks of ${escapeHtml(name)}">
+<button type="button" data-step="-1">‹ Previous</button>
+<label>Page <select data-page></select></label>
+<button type="button" data-step="1">Next ›</button>
+<span class="range" aria-live="polite">Loading the asks…</span>
+</nav>
+<div class="ask-list"></div>
+${templates.filter((t) => t !== "").join("\n")}
+</div>`;
 }

@@ -7,12 +7,13 @@ import type { Findings } from "../reporter.js";
 import type { BrowserBundles } from "./bundles.js";
 import { CLIENT_SCRIPT } from "./client-script.js";
 import { contentSecurityPolicy } from "./csp.js";
-import { drillDowns } from "./drill-down.js";
-import { escapeHtml, htmlId, jsonForScript, scriptText } from "./escape.js";
+import { drillData, drillDowns } from "./drill-down.js";
+import { escapeHtml, htmlId, scriptText } from "./escape.js";
 import { markdownBlock, markdownInline } from "./markdown.js";
+import { packJson } from "./packed-data.js";
 import { STYLE } from "./style.js";
 import { costTable } from "./cost-table.js";
-import { summaryTables } from "./summary-table.js";
+import { type SummaryTables, summaryTables } from "./summary-table.js";
 
 export interface ExperimentPage {
   results: ExperimentResults;
@@ -32,15 +33,14 @@ function vegaSpec(chart: ChartSpec): unknown {
   return compile({ ...spec, config: { ...spec.config, font: PAGE_FONT } } as typeof chart.spec).spec;
 }
 
+/** A box per chart; its spec, by data-spec index, travels in the experiment's packed data. */
 function chartsSection(index: number, charts: ChartSpec[]): string {
   if (charts.length === 0) return '<p class="none">No charts: the results hold no data to draw.</p>';
   return `<div class="charts">\n${charts
-    .map((chart) => {
-      const id = htmlId("chart", index, chart.name);
+    .map((chart, i) => {
       // The spec draws its own title; the label names the chart for screen readers.
       return `<figure class="chart-figure" aria-label="${escapeHtml(chart.title)}">
-<div class="chart" id="${id}" data-chart="${escapeHtml(chart.name)}" data-spec="${id}--spec"></div>
-<script type="application/json" id="${id}--spec">${jsonForScript(vegaSpec(chart))}</script></figure>`;
+<div class="chart" id="${htmlId("chart", index, chart.name)}" data-chart="${escapeHtml(chart.name)}" data-spec="${i}"></div></figure>`;
     })
     .join("\n")}\n</div>`;
 }
@@ -78,8 +78,19 @@ ${rows}
 </tbody></table></div>`;
 }
 
+/**
+ * What the page's script reads for one experiment, packed: the charts' specs, every ask with what
+ * each ablation and seed did with it, the notes the summary cells open and the folded tables.
+ */
+function dataBlock(id: string, page: ExperimentPage, tables: SummaryTables): string {
+  const data = { charts: page.charts.map(vegaSpec), asks: drillData(page.results), notes: tables.notes, groups: tables.groups };
+  return `<script type="text/plain" id="${id}" data-packing="zlib base64">${packJson(data)}</script>`;
+}
+
 function experimentSection(index: number, page: ExperimentPage): string {
   const { experiment } = page.results;
+  const dataId = htmlId("data", index);
+  const tables = summaryTables(page.summary);
   const asks = experiment.scenarios.reduce((n, s) => n + s.asks.length, 0);
   const facts: [string, string][] = [
     ["file", `<code>${escapeHtml(experiment.file)}</code>`],
@@ -88,7 +99,7 @@ function experimentSection(index: number, page: ExperimentPage): string {
     ["k", escapeHtml(experiment.k.join(", "))],
     ["scenarios", `${experiment.scenarios.length} scenarios, ${asks} asks`],
   ];
-  return `<section class="experiment" id="${htmlId("experiment", experiment.name)}">
+  return `<section class="experiment" id="${htmlId("experiment", experiment.name)}" data-data="${dataId}">
 <h2>${escapeHtml(experiment.name)}</h2>
 <div class="description">${markdownBlock(experiment.description)}</div>
 <dl class="facts">${facts.map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")}</dl>
@@ -96,15 +107,16 @@ ${filters(page)}
 <h3>Ablations</h3>
 ${ablationsTable(page)}
 <h3>All metrics by ablation</h3>
-${summaryTables(page.summary)}
+${tables.html}
 <h3>Cost</h3>
 ${costTable(page.results, page.summary)}
 <h3>Charts</h3>
-<p class="legend">Hover a mark for its values.</p>
+<p class="legend">Hover a mark for its values; the tables above hold every figure.</p>
 ${chartsSection(index, page.charts)}
 <h3>Asks</h3>
-<p class="legend">Grouped by scenario. Open an ask to see, for every ablation and seed, the ids that reached the block (gold <mark>marked</mark>, stale <del class="stale">struck</del>), the gold ranks and their score breakdown.</p>
-${drillDowns(page.results, index)}
+<p class="legend">Every ask, a page at a time, grouped by scenario; the filters above choose which. Open an ask to see, for every ablation and seed, the ids that reached the block (gold <mark>marked</mark>, stale <del class="stale">struck</del>), the gold ranks and their score breakdown.</p>
+${drillDowns(page.results)}
+${dataBlock(dataId, page, tables)}
 </section>`;
 }
 
@@ -151,6 +163,7 @@ export function renderPage(pages: ExperimentPage[], bundles: BrowserBundles, fin
 ${findingsBox(findings)}
 ${body}
 </main>
+<div class="note" role="status" aria-live="polite" hidden><p></p><button type="button" data-close>Close</button></div>
 ${scripts.map((script) => `<script>${script}</script>`).join("\n")}
 </body>
 </html>

@@ -1,6 +1,8 @@
 /**
- * The page fits a 1,280 px window: nothing is wider than the window except inside a scroll box
- * (.table-wrap, .chart), and long names break rather than push the page sideways.
+ * The page fits any window from a 390 px phone to a 1,280 px desktop: nothing is wider than the
+ * window except inside a scroll box (.table-wrap, .chart), charts scale down to their box, and
+ * long names break rather than push the page sideways. A narrow window gets smaller margins and
+ * filters that scroll away, so they do not cover half the screen.
  */
 export const STYLE = `
 :root { color-scheme: light; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --accent: #0969da; }
@@ -24,7 +26,8 @@ dl.facts dt, .ask dl dt { color: var(--muted); }
 .ask dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .15rem 1rem; margin: .5rem 0; }
 dd { margin: 0; }
 form.filters { position: sticky; top: 0; z-index: 3; display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1.2rem; padding: .5rem .8rem; margin: 1rem 0; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; }
-form.filters select { font: inherit; max-width: 20rem; }
+form.filters select { font: inherit; max-width: min(20rem, 100%); }
+form.filters label { max-width: 100%; }
 .legend { color: var(--muted); font-size: .9rem; max-width: 70rem; }
 .table-wrap { overflow-x: auto; max-width: 100%; border: 1px solid var(--line); border-radius: 4px; margin: .4rem 0; }
 table { border-collapse: separate; border-spacing: 0; font-size: .88rem; }
@@ -48,10 +51,18 @@ table.ablations td { min-width: 20rem; }
 .charts { display: flex; flex-direction: column; gap: 1.2rem; }
 figure.chart-figure { margin: 0; max-width: 100%; }
 .chart { min-height: 60px; overflow-x: auto; max-width: 100%; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+button.cell { all: unset; display: block; cursor: pointer; border-radius: 3px; }
+button.cell:hover, button.cell[aria-pressed] { background: #ddf4ff; }
+button.cell:focus-visible { outline: 2px solid var(--accent); }
+.note { position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; display: flex; gap: 1rem; align-items: flex-start; padding: .7rem 1rem; background: #fff; border-top: 2px solid var(--accent); box-shadow: 0 -2px 8px rgba(0, 0, 0, .12); font-size: .9rem; }
+.note p { margin: 0; flex: 1; min-width: 0; }
+.pager { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1rem; margin: .6rem 0; }
+.pager button, .pager select { font: inherit; }
+.asks .scenario { margin-top: 1rem; }
+.asks .scenario h4 { margin: .2rem 0; }
 details { margin: .3rem 0; }
 details > summary { cursor: pointer; }
-details.scenario { border: 1px solid var(--line); border-radius: 6px; padding: .35rem .6rem; }
-details.scenario > summary { font-weight: bold; }
 details.ask { border-top: 1px solid var(--line); padding: .3rem 0 .3rem .8rem; }
 details.ask[open] { background: #fcfcfd; }
 details.ask > summary code { font-weight: bold; }
@@ -62,4 +73,12 @@ code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .
 .none { color: var(--muted); font-style: italic; }
 .section { color: var(--muted); font-size: .85em; }
 [hidden] { display: none !important; }
+@media (max-width: 700px) {
+  header.page { padding: 1rem; }
+  main { padding: 0 .8rem 2rem; }
+  form.filters { position: static; }
+  table.ablations td { min-width: 12rem; }
+  table.drill td.ids, table.drill td.scores { min-width: 12rem; }
+  th[scope=row], thead th:first-child { white-space: normal; max-width: 9.5rem; overflow-wrap: break-word; }
+}
 `;

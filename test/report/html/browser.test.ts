@@ -2,9 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Locator } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordedResultFiles } from "../../../src/cli/commands/pipeline.js";
+import { readResults } from "../../../src/harness/results/io.js";
+import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { summarise } from "../../../src/harness/summary/summarise.js";
+import { HTML_REPORT_PATH } from "../../../src/report/paths.js";
+import { renderReports } from "../../../src/report/render.js";
 import { htmlReporter } from "../../../src/report/html/reporter.js";
 import { handMadeResults } from "../charts/hand-made-results.js";
 
@@ -67,6 +72,14 @@ function overflowingElements(width: number): string[] {
   return found;
 }
 
+/** Every chart drawn (or failed, saying so) and every experiment's asks listed. */
+function drawn(): boolean {
+  return (
+    [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")) &&
+    [...document.querySelectorAll(".asks")].every((asks) => asks.hasAttribute("data-ready"))
+  );
+}
+
 describe("the HTML report in a browser", () => {
   const folder = mkdtempSync(join(tmpdir(), "recollect-report-"));
   let browser: Browser | undefined;
@@ -109,9 +122,7 @@ describe("the HTML report in a browser", () => {
     });
 
     await page.goto(pathToFileURL(path).href);
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")),
-    );
+    await page.waitForFunction(drawn);
 
     const charts = await page.$$eval(".chart", (nodes) =>
       nodes.map((n) => ({
@@ -140,10 +151,13 @@ describe("the HTML report in a browser", () => {
       );
     await expect.poll(tooltip).toMatch(/mean: \d/);
 
-    // Asks are grouped by scenario: open a scenario, then an ask, which draws what each ablation kept.
-    const scenario = page.locator('details.scenario[data-scenario="coffee-timeline"]');
-    await scenario.locator(":scope > summary").click();
-    const ask = scenario.locator("details.ask").nth(1);
+    // Asks are listed by scenario: open an ask, which draws what each ablation kept.
+    expect(await page.locator(".asks .scenario").evaluateAll((heads) => heads.map((h) => h.getAttribute("data-scenario")))).toEqual([
+      "coffee-timeline",
+      "corrections",
+    ]);
+    expect(await page.locator(".asks .pager .range").textContent()).toBe("Asks 1–9 of 9");
+    const ask = page.locator('details.ask[data-ask="0:1"]');
     await ask.locator("summary").click();
     expect(await ask.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await expect.poll(() => ask.locator("table.drill").isVisible()).toBe(true);
@@ -152,7 +166,9 @@ describe("the HTML report in a browser", () => {
     expect(await ask.locator("summary b").count()).toBe(0);
     expect(await ask.locator("table.drill tbody tr").count()).toBe(3 * 2);
     expect(await ask.locator("table.drill mark").count()).toBeGreaterThan(0);
+    // A category's table arrives when it is unfolded.
     await page.locator('details.group[data-category="temporal"] > summary').click();
+    await expect.poll(() => page.locator('details.group[data-category="temporal"] table.summary').count()).toBe(1);
 
     // At 1,280 px nothing is wider than the window outside a scroll box, and the page never scrolls sideways.
     expect(await page.evaluate(overflowingElements, WIDTH)).toEqual([]);
@@ -173,14 +189,12 @@ describe("the HTML report in a browser", () => {
     expect(await visibleRows("table.drill tbody tr")).toEqual(["full", "full", "no-decay", "no-decay"]);
 
     await page.selectOption('select[data-filter="scenario"]', "corrections");
-    expect(await page.locator('details.scenario[data-scenario="coffee-timeline"]').isVisible()).toBe(false);
-    const corrections = page.locator('details.scenario[data-scenario="corrections"]');
-    expect(await corrections.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const heads = () => page.locator(".asks .scenario").evaluateAll((nodes) => nodes.map((h) => h.getAttribute("data-scenario")));
+    expect(await heads()).toEqual(["corrections"]);
+    expect(await page.locator(".asks .pager .range").textContent()).toBe("Asks 1–3 of 3");
 
     await page.selectOption('select[data-filter="category"]', "temporal");
-    const askCategories = await corrections.locator("details.ask").evaluateAll((asks) =>
-      asks.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute("data-category")),
-    );
+    const askCategories = await page.locator(".ask-list details.ask").evaluateAll((asks) => asks.map((a) => a.getAttribute("data-category")));
     expect(askCategories).toEqual(["temporal"]);
     expect(await page.locator('details.group[data-category="single-hop"]').isVisible()).toBe(false);
     expect(await page.locator('details.group[data-category="temporal"]').isVisible()).toBe(true);
@@ -188,7 +202,7 @@ describe("the HTML report in a browser", () => {
     await page.selectOption('select[data-filter="ablation"]', "");
     await page.selectOption('select[data-filter="scenario"]', "");
     await page.selectOption('select[data-filter="category"]', "");
-    expect(await page.locator("details.scenario").evaluateAll((s) => s.filter((d) => (d as HTMLElement).offsetParent !== null).length)).toBe(2);
+    expect(await heads()).toEqual(["coffee-timeline", "corrections"]);
     await page.screenshot({ path: join(SCREENSHOTS, "report-1280-top.png") });
 
     expect(consoleErrors).toEqual([]);
@@ -232,9 +246,7 @@ describe("the HTML report in a browser", () => {
       });
 
       await page.goto(documentUrl);
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll(".chart")].every((chart) => chart.hasAttribute("data-rendered")),
-      );
+      await page.waitForFunction(drawn);
       // Open every scenario and ask, so that what the page draws on demand is loaded too.
       for (const summary of await page.locator("details > summary").all()) await summary.click();
       await page.locator('.chart[data-chart="metrics"] .mark-symbol path').first().hover();
@@ -265,5 +277,156 @@ describe("the HTML report in a browser", () => {
       expect(requests).toEqual([documentUrl]);
       await page.close();
     },
+  );
+});
+
+/** The issue's limit for the committed experiments' report: it must stay easy to open and to send. */
+const MAX_REPORT_BYTES = 3_000_000;
+/** A phone's window. */
+const PHONE = 390;
+
+/**
+ * Every ask the pager reaches, page after page, as "scenario index:ask index" with its category.
+ * Each page is read as drawn, so an ask that only the data holds is not counted.
+ */
+async function reachableAsks(section: Locator): Promise<{ at: string; category: string }[]> {
+  const seen: { at: string; category: string }[] = [];
+  const next = section.locator('.pager [data-step="1"]');
+  for (;;) {
+    seen.push(
+      ...(await section.locator(".ask-list details.ask").evaluateAll((asks) =>
+        asks.map((a) => ({ at: a.getAttribute("data-ask") ?? "", category: a.getAttribute("data-category") ?? "" })),
+      )),
+    );
+    if (await next.isDisabled()) return seen;
+    await next.click();
+  }
+}
+
+describe("the report of the committed results", () => {
+  const folder = mkdtempSync(join(tmpdir(), "recollect-real-report-"));
+  let browser: Browser | undefined;
+  let rendered: Promise<{ path: string; bytes: number; results: ExperimentResults[] }> | undefined;
+  const launch = async () => (browser ??= await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS }));
+  // Rendered as `npm run experiment` renders it, into a temp folder: reports/ is never touched.
+  const render = () =>
+    (rendered ??= (async () => {
+      const results = recordedResultFiles().map((file) => readResults(file)!);
+      const { files } = await renderReports(results, ".", { experiments: [] });
+      const html = files.find((f) => f.path === HTML_REPORT_PATH)!;
+      const path = join(folder, "index.html");
+      writeFileSync(path, html.content);
+      return { path, bytes: Buffer.byteLength(html.content), results };
+    })());
+  const open = async (width: number) => {
+    const { path } = await render();
+    const context = await (await launch()).newContext({ viewport: { width, height: 860 }, hasTouch: width === PHONE, isMobile: width === PHONE });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.goto(pathToFileURL(path).href);
+    await page.waitForFunction(drawn, undefined, { timeout: 120_000 });
+    return { page, errors, context };
+  };
+
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("holds every committed experiment in at most 3 MB", async () => {
+    const { bytes, results } = await render();
+    expect(results.map((r) => r.experiment.name)).toEqual(expect.arrayContaining(["core", "locomo-end", "locomo-online", "locomo-sweep-end", "locomo-sweep-online"]));
+    expect(bytes).toBeLessThanOrEqual(MAX_REPORT_BYTES);
+  }, 600_000);
+
+  it.runIf(runIt)(
+    "at 1,280 px reaches all 1,536 LoCoMo asks by paging, and by filtering each conversation and each category",
+    async () => {
+      if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package`);
+      const { results } = await render();
+      const { page, errors, context } = await open(WIDTH);
+      const locomo = results.find((r) => r.experiment.name === "locomo-end")!.experiment;
+      const every = locomo.scenarios.flatMap((s, si) => s.asks.map((a, ai) => ({ at: `${si}:${ai}`, category: a.category ?? "" })));
+      expect(every).toHaveLength(1_536);
+      const section = page.locator("#experiment--locomo-end");
+      const byAt = (asks: { at: string }[]) => asks.map((a) => a.at).sort();
+
+      expect(byAt(await reachableAsks(section))).toEqual(byAt(every));
+
+      const filter = (name: string, value: string) => section.locator(`select[data-filter="${name}"]`).selectOption(value);
+      for (const [si, scenario] of locomo.scenarios.entries()) {
+        await filter("scenario", scenario.name);
+        const asks = await reachableAsks(section);
+        expect(byAt(asks), scenario.name).toEqual(byAt(every.filter((a) => a.at.startsWith(`${si}:`))));
+      }
+      await filter("scenario", "");
+      const categories = [...new Set(every.map((a) => a.category))];
+      expect(categories.length).toBeGreaterThan(1);
+      for (const category of categories) {
+        await filter("category", category);
+        const asks = await reachableAsks(section);
+        expect(byAt(asks), category).toEqual(byAt(every.filter((a) => a.category === category)));
+      }
+
+      // A conversation and a category together, and an ask of them opened to its drill-down.
+      await filter("category", categories[0]!);
+      await filter("scenario", locomo.scenarios[3]!.name);
+      const both = await reachableAsks(section);
+      expect(byAt(both)).toEqual(byAt(every.filter((a) => a.at.startsWith("3:") && a.category === categories[0])));
+      const ask = section.locator(".ask-list details.ask").first();
+      await ask.locator("summary").click();
+      expect(await ask.locator("table.drill tbody tr").count()).toBe(locomo.ablations.length * locomo.seeds.length);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    600_000,
+  );
+
+  it.runIf(runIt)(
+    "at 390 px on a touch screen fits the window outside scroll boxes, scales every chart to its box and opens a p-value on a tap",
+    async () => {
+      if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium package`);
+      const { page, errors, context } = await open(PHONE);
+      expect(await page.$$eval(".chart", (charts) => charts.filter((c) => c.getAttribute("data-rendered") !== "true").length)).toBe(0);
+      // Unfold what is folded and open an ask of each experiment, so that what the page draws on demand is measured too.
+      for (const group of await page.locator('details.group > summary').all()) await group.tap();
+      for (const section of await page.locator("section.experiment").all()) await section.locator(".ask-list details.ask > summary").first().tap();
+      await expect.poll(() => page.locator("details.group table.summary").count()).toBe(await page.locator("details.group").count());
+
+      expect(await page.evaluate(overflowingElements, PHONE)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE);
+      // Charts are scaled to their box, not cut off: each drawing is as wide as its box at most, and whole.
+      const charts = await page.$$eval(".chart svg", (svgs) =>
+        svgs.map((svg) => ({ drawn: svg.getBoundingClientRect().width, box: svg.parentElement!.clientWidth, scrolls: svg.parentElement!.scrollWidth })),
+      );
+      expect(charts.length).toBeGreaterThan(0);
+      for (const chart of charts) {
+        expect(chart.drawn).toBeLessThanOrEqual(chart.box + 0.5);
+        expect(chart.scrolls).toBeLessThanOrEqual(chart.box);
+      }
+
+      // A summary cell of a comparison opens its p-values on a tap, and the panel closes again.
+      const note = page.locator("body > .note");
+      expect(await note.isVisible()).toBe(false);
+      const cell = page.locator("#experiment--locomo-end table.summary tbody tr:not([data-baseline]) button.cell").first();
+      await cell.tap();
+      await expect.poll(() => note.isVisible()).toBe(true);
+      expect(await note.locator("p").textContent()).toMatch(/ · all asks: 1536 asks, .*p = .*Holm p = /);
+      expect(await cell.getAttribute("aria-pressed")).toBe("true");
+      const box = (await note.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE);
+      await note.locator("[data-close]").tap();
+      expect(await note.isVisible()).toBe(false);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "report-390.png") });
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    600_000,
   );
 });

@@ -37,4 +37,8 @@ describe("contentSecurityPolicy", () => {
   it("refuses code with a CR, whose hash the browser would compute over other text", () => {
     expect(() => contentSecurityPolicy({ scripts: ["a;\r\nb;"], styles: [] })).toThrow(/CR/);
   });
+
+  it("refuses code with a NUL, which the HTML parser replaces before the browser hashes it", () => {
+    expect(() => contentSecurityPolicy({ scripts: ['var key = a + "\u0000" + b;'], styles: [] })).toThrow(/NUL/);
+  });
 });

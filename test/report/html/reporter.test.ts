@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
+import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import { drillData, MAX_DRILL_DOWN_ASKS } from "../../../src/report/html/drill-down.js";
+import { type DrillData, drillData } from "../../../src/report/html/drill-down.js";
 import { htmlReporter } from "../../../src/report/html/reporter.js";
 import type { ReportContext } from "../../../src/report/reporter.js";
 import { handMadeResults, handMadeSummary } from "../charts/hand-made-results.js";
@@ -15,6 +16,20 @@ async function page(results?: ExperimentResults, findings?: ReportContext["findi
   expect(rest).toEqual([]);
   expect(file!.path).toBe("reports/index.html");
   return String(file!.content);
+}
+
+/** What the page's script reads for one experiment, unpacked as the browser does. */
+interface PageData {
+  charts: { $schema?: string; marks?: unknown[] }[];
+  asks: DrillData;
+  notes: string[];
+  groups: string[];
+}
+
+function packedData(html: string, index = 0): PageData {
+  const block = html.match(new RegExp(`<script type="text/plain" id="data--${index}" data-packing="zlib base64">([^<]*)</script>`));
+  expect(block, `data block ${index}`).not.toBeNull();
+  return JSON.parse(inflateSync(Buffer.from(block![1]!, "base64")).toString("utf8")) as PageData;
 }
 
 describe("htmlReporter", () => {
@@ -53,38 +68,69 @@ describe("htmlReporter", () => {
     expect(html).not.toMatch(/ style="/);
   });
 
-  it("escapes every text taken from the results", async () => {
+  it("escapes every text taken from the results; queries travel only in the packed data, which the page draws as text", async () => {
     const html = await page();
-    expect(html).toContain("What did I say about &lt;b&gt;tea&lt;/b&gt; &amp; &quot;coffee&quot;");
     expect(html).toContain("&lt;a test of escaping&gt;");
     expect(html).not.toContain("<b>tea</b>");
     expect(html).not.toContain("<a test of escaping>");
+    const { asks } = packedData(html);
+    expect(asks.scenarios[0]!.asks[1]!.query).toBe('What did I say about <b>tea</b> & "coffee" on day 2?');
   });
 
   it("closes every script element it opens", async () => {
     const html = await page();
     const opened = html.match(/<script\b/gi)!.length;
     expect(html.match(/<\/script>/gi)!.length).toBe(opened);
-    // Vega and the driver script, one JSON island per chart and one for the asks.
-    expect(opened).toBe(2 + 5 + 1);
+    // Vega, the driver script and the experiment's packed data.
+    expect(opened).toBe(2 + 1);
   });
 
-  it("has a summary table per group with intervals, letters and differences from the baseline", async () => {
+  it("has a summary table per group with intervals, letters and differences from the baseline; the categories' tables travel packed, folded", async () => {
     const html = await page();
-    expect(html.match(/<table class="summary">/g)).toHaveLength(3); // all, single-hop, temporal
+    expect(html.match(/<table class="summary">/g)).toHaveLength(1); // all asks
     expect(html).toContain('<span class="letter">b</span> relevance-only');
     expect(html).toContain('<sup class="beats"');
     expect(html).toMatch(/Δ [+-]?\d\.\d{3}/);
+    const folded = [...html.matchAll(/<details class="group" data-category="([^"]+)" data-group="(\d+)"><summary>[^<]*<\/summary><\/details>/g)];
+    expect(folded.map((m) => [m[1], m[2]])).toEqual([["single-hop", "0"], ["temporal", "1"]]);
+    const { groups } = packedData(html);
+    expect(groups).toHaveLength(2);
+    for (const table of groups) expect(table).toMatch(/^<div class="table-wrap"><table class="summary">[\s\S]*Δ [+-]?\d\.\d{3}/);
   });
 
-  it("groups the drill-downs by scenario, then ask, each folded", async () => {
+  it("opens each cell's p-values on a tap or click, not on hover: every cell is a button pointing at its note", async () => {
     const html = await page();
-    const scenarios = [...html.matchAll(/<details class="scenario" data-scenario="([^"]+)"/g)].map((m) => m[1]);
-    expect(scenarios).toEqual(["coffee-timeline", "corrections"]);
-    expect(html.match(/<details class="ask"/g)).toHaveLength(9);
-    const corrections = html.slice(html.indexOf('data-scenario="corrections"'));
-    expect(corrections.match(/<details class="ask"/g)).toHaveLength(3);
-    expect(html).not.toMatch(/<details[^>]* open/);
+    const { notes, groups } = packedData(html);
+    const indices = [...[html, ...groups].join("\n").matchAll(/<button type="button" class="cell" data-note="(\d+)">/g)].map((m) => Number(m[1]));
+    expect(indices).toEqual(notes.map((_, i) => i));
+    expect(html).not.toMatch(/<td title=/);
+    const comparison = notes.find((n) => n.startsWith("no-decay · recall_any@1 · all asks: "));
+    expect(comparison).toMatch(/\d+ asks, \d+ independent units; Δ \[-?\d\.\d{3}, -?\d\.\d{3}\], p = [\d.e-]+, Holm p = [\d.e-]+ \(family: [^)]+\).*; wins\/ties\/losses over asks \d+\/\d+\/\d+$/);
+    expect(notes.find((n) => n.startsWith("full · recall_any@1 · category temporal: "))).toMatch(/asks, \d+ independent units$/);
+    // One panel shows the note of the tapped cell, outside every table.
+    expect(html).toContain('<div class="note" role="status" aria-live="polite" hidden><p></p><button type="button" data-close>Close</button></div>');
+  });
+
+  it("leaves the asks to the page's script: a pager and an empty list, with the scenarios' descriptions as templates", async () => {
+    const results = handMadeResults();
+    results.experiment.scenarios[0]!.description = "About *coffee*.";
+    results.experiment.scenarios[1]!.description = "";
+    const html = await page(results);
+    expect(html).not.toMatch(/<details class="ask"/);
+    expect(html).toContain('<div class="ask-list"></div>');
+    expect(html).toMatch(/<nav class="pager" aria-label="Pages of the asks of timeline-demo">[\s\S]*data-step="-1"[\s\S]*<select data-page><\/select>[\s\S]*data-step="1"/);
+    expect(html).toContain('<template data-about="0"><p>About <em>coffee</em>.</p>\n</template>');
+    expect(html).not.toContain('data-about="1"');
+  });
+
+  it("packs every ask of a benchmark, however many, so that paging and the filters reach them all", async () => {
+    const results = handMadeResults();
+    const scenario = results.experiment.scenarios[0]!;
+    scenario.asks = Array.from({ length: 1_536 }, (_, i) => ({ ...scenario.asks[0]!, id: `q${i}`, category: i % 2 === 0 ? "temporal" : "single-hop" }));
+    const { asks } = packedData(await page(results));
+    expect(asks.scenarios.map((s) => s.asks.length)).toEqual([1_536, 3]);
+    expect(asks.scenarios[0]!.asks.at(-1)).toMatchObject({ id: "q1535", category: "single-hop" });
+    expect(asks.scenarios[0]!.asks[0]!.rows).toHaveLength(3 * 2);
   });
 
   it("carries, per ask, what every ablation and seed kept, ranked and scored, for the page to draw on opening", () => {
@@ -144,23 +190,18 @@ describe("htmlReporter", () => {
     expect(form).toContain('<option value="corrections">corrections</option>');
     expect(form).toContain('<option value="temporal">temporal</option>');
     expect(html).toContain('<tr data-ablation="full" data-baseline="">');
-    expect(html).toContain('<details class="group" data-category="temporal">');
+    expect(html).toContain('<details class="group" data-category="temporal" data-group="1">');
   });
 
-  it("shows a chart container per chart, each pointing at its embedded spec", async () => {
+  it("shows a box per chart, each pointing at its spec, compiled to Vega, in the packed data", async () => {
     const html = await page();
-    const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="([^"]+)">/g)];
+    const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="(\d+)">/g)];
     expect(containers.map((m) => m[2])).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
-    for (const [, , , spec] of containers) expect(html).toContain(`<script type="application/json" id="${spec}">`);
-  });
-
-  it("caps the drill-downs of a large benchmark and says where the rest are", async () => {
-    const results = handMadeResults();
-    const scenario = results.experiment.scenarios[0]!;
-    scenario.asks = Array.from({ length: MAX_DRILL_DOWN_ASKS + 5 }, (_, i) => ({ ...scenario.asks[0]!, id: `q${i}` }));
-    const html = await page(results);
-    expect(html.match(/<details class="ask"/g)).toHaveLength(MAX_DRILL_DOWN_ASKS);
-    expect(html).toContain(`first ${MAX_DRILL_DOWN_ASKS} of ${MAX_DRILL_DOWN_ASKS + 5 + 3} asks`);
-    expect(html).toContain("results/timeline-demo.json");
+    const { charts } = packedData(html);
+    expect(containers.map((m) => Number(m[3]))).toEqual(charts.map((_, i) => i));
+    for (const spec of charts) {
+      expect(spec.$schema).toMatch(/vega\/v\d/);
+      expect(spec.$schema).not.toMatch(/vega-lite/);
+    }
   });
 });
