@@ -3,6 +3,7 @@ import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { plural, RecollectError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
+import { oversizedCharts } from "../../report/charts/size-limit.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
@@ -88,6 +89,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       );
     }
     problems.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
+    problems.push(...oversizedCharts(rendered.files).map((problem) => `${where}${problem}`));
   }
   if (args.json !== undefined) {
     writeFileAtomicSync(args.json, `${JSON.stringify({ passed: problems.length === 0, experiments: changed, problems }, null, 2)}\n`);

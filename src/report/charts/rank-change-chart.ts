@@ -1,11 +1,21 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { namedPanels } from "./text-measure.js";
-import { CHART_CONFIG, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
+import { CHART_CONFIG, HEADER_FONT_SIZE, MAX_CHART_HEIGHT, ablationColor } from "./theme.js";
 
 /** Four panels a row, each square, fill 1,000 px with their axes. */
 const COLUMNS = 4;
-const PANEL_SIZE = 180;
+const MAX_PANEL_SIZE = 180;
+const MIN_PANEL_SIZE = 110;
+/** Height of a row of panels beyond the panel itself (header, rotated axis labels, axis title), and of the title above them all. */
+const ROW_FRAME = 95;
+const TITLE = 150;
+
+/** Square panels as large as fit, row under row, within MAX_CHART_HEIGHT. */
+function panelSize(panels: number): number {
+  const rows = Math.ceil(panels / COLUMNS);
+  return Math.max(MIN_PANEL_SIZE, Math.min(MAX_PANEL_SIZE, Math.floor((MAX_CHART_HEIGHT - TITLE) / rows) - ROW_FRAME));
+}
 
 /** Up to this rank the axis shows every rank; beyond it a log scale keeps the top ranks apart. */
 const LINEAR_MAX_RANK = 20;
@@ -16,6 +26,16 @@ function logTicks(max: number): number[] {
     for (const step of [1, 2, 5]) if (decade * step <= max) ticks.push(decade * step);
   }
   return ticks;
+}
+
+/** Room a rank label needs along its axis (an 11 px label, upright or rotated, with a gap). */
+const TICK_SPACE = 14;
+
+/** Every tick when they fit the panel, else every second or third (the first and "not ranked" always). */
+function thinned(ticks: number[], size: number): number[] {
+  const step = Math.ceil((TICK_SPACE * ticks.length) / size);
+  const last = ticks.length - 1;
+  return step <= 1 ? ticks : ticks.filter((_, i) => i === last || (i % step === 0 && last - i >= step));
 }
 
 interface Point {
@@ -73,7 +93,8 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
   const maxCount = Math.max(...values.map((v) => v.count));
   // Integer legend entries only: a count of 1.5 memories means nothing.
   const sizeLegend = [...new Set([1, Math.ceil(maxCount / 2), maxCount])];
-  const ticks = useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1);
+  const size = panelSize(ablations.length);
+  const ticks = thinned(useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1), size);
   const scale = useLog ? { type: "log" as const, domain: [0.8, notRanked * 1.25] } : { domain: [0.5, notRanked + 0.5] };
   const labelExpr = `datum.value == ${notRanked} ? 'not ranked' : datum.label`;
   const axis = { values: ticks, labelExpr, grid: true, format: "d" };
@@ -89,12 +110,12 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
     },
     config: CHART_CONFIG,
     data: { values },
-    facet: namedPanels("ablation", ablations, PANEL_SIZE, HEADER_FONT_SIZE),
+    facet: namedPanels("ablation", ablations, size, HEADER_FONT_SIZE),
     columns: COLUMNS,
     spacing: { column: 14, row: 12 },
     spec: {
-      width: PANEL_SIZE,
-      height: PANEL_SIZE,
+      width: size,
+      height: size,
       encoding: {
         x: { field: "baselineRank", type: "quantitative", scale, axis: xAxis, title: `rank under ${summary.baseline}` },
         y: { field: "ablationRank", type: "quantitative", scale, axis, title: "rank under ablation" },

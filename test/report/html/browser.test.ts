@@ -121,7 +121,7 @@ describe("the HTML report in a browser", () => {
         text: n.textContent ?? "",
       })),
     );
-    expect(charts.map((c) => c.name)).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
+    expect(charts.map((c) => c.name)).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"]);
     for (const chart of charts) {
       expect(chart, chart.name ?? "").toMatchObject({ state: "true", drawn: true });
       expect(chart.text.length, `${chart.name} has axis text`).toBeGreaterThan(0);

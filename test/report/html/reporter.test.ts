@@ -66,7 +66,7 @@ describe("htmlReporter", () => {
     const opened = html.match(/<script\b/gi)!.length;
     expect(html.match(/<\/script>/gi)!.length).toBe(opened);
     // Vega and the driver script, one JSON island per chart and one for the asks.
-    expect(opened).toBe(2 + 5 + 1);
+    expect(opened).toBe(2 + 8 + 1);
   });
 
   it("has a summary table per group with intervals, letters and differences from the baseline", async () => {
@@ -150,7 +150,7 @@ describe("htmlReporter", () => {
   it("shows a chart container per chart, each pointing at its embedded spec", async () => {
     const html = await page();
     const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="([^"]+)">/g)];
-    expect(containers.map((m) => m[2])).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
+    expect(containers.map((m) => m[2])).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"]);
     for (const [, , , spec] of containers) expect(html).toContain(`<script type="application/json" id="${spec}">`);
   });
 
@@ -158,6 +158,8 @@ describe("htmlReporter", () => {
     const results = handMadeResults();
     const scenario = results.experiment.scenarios[0]!;
     scenario.asks = Array.from({ length: MAX_DRILL_DOWN_ASKS + 5 }, (_, i) => ({ ...scenario.asks[0]!, id: `q${i}` }));
+    // These asks have no trials behind them; without the evidence's times no chart needs their results.
+    for (const s of results.experiment.scenarios) for (const a of s.asks) delete a.expectHours;
     const html = await page(results);
     expect(html.match(/<details class="ask"/g)).toHaveLength(MAX_DRILL_DOWN_ASKS);
     expect(html).toContain(`first ${MAX_DRILL_DOWN_ASKS} of ${MAX_DRILL_DOWN_ASKS + 5 + 3} asks`);
