@@ -11,12 +11,12 @@ import type { Interval } from "./types.js";
 
 /** Age bins, in days from the evidence being written to the ask: a day, a week, a month, a quarter, a half-year. */
 export const AGE_BINS: readonly { label: string; upTo: number }[] = [
-  { label: "under 1 day", upTo: 1 },
+  { label: "< 1 day", upTo: 1 },
   { label: "1–7 days", upTo: 7 },
   { label: "1–4 weeks", upTo: 28 },
   { label: "1–3 months", upTo: 91 },
   { label: "3–6 months", upTo: 182 },
-  { label: "6 months or more", upTo: Number.POSITIVE_INFINITY },
+  { label: "≥ 6 months", upTo: Number.POSITIVE_INFINITY },
 ];
 
 export interface AgeRow {

@@ -1,10 +1,12 @@
 import { namedPanels } from "./text-measure.js";
+import { panelHeight } from "./panel-width.js";
 import { BASELINE_COLOR, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
 
 /** Four small panels a row fill 1,000 px. */
 export const CURVE_COLUMNS = 4;
 const PANEL_WIDTH = 180;
-const PANEL_HEIGHT = 110;
+/** Rows of panels fit MAX_CHART_HEIGHT; a row's frame is its header, its x axis with slanted labels, and spacing. */
+const HEIGHTS = { min: 50, max: 110, rowFrame: 95, title: 80 };
 
 /** One point of one ablation's curve, with its 95% interval. */
 export interface CurvePoint {
@@ -21,7 +23,7 @@ export interface CurvePoint {
  * One small panel per ablation, its curve and interval band in its colour over the baseline's
  * in near-black, so that no curve hides another however many ablations there are.
  */
-export function curvePanels(points: readonly CurvePoint[], ablations: readonly string[], baseline: string, x: Record<string, unknown>): object | null {
+export function curvePanels(points: readonly CurvePoint[], ablations: readonly string[], baseline: string, x: Record<string, unknown>, yTitle: string): object | null {
   const others = ablations.filter((a) => a !== baseline && points.some((p) => p.ablation === a));
   const reference = points.filter((p) => p.ablation === baseline);
   if (others.length === 0 || reference.length === 0) return null;
@@ -31,8 +33,7 @@ export function curvePanels(points: readonly CurvePoint[], ablations: readonly s
   ]);
   const color = ablationColor(ablations, baseline);
   const isBaseline = `datum.series === ${JSON.stringify(baseline)}`;
-  // The y axis is a rate in every panel; the chart's subtitle names it, so the panels need no title of their own.
-  const y = { type: "quantitative", title: null, scale: { domain: [0, 1] }, axis: { values: [0, 0.5, 1] } } as const;
+  const y = { type: "quantitative", title: yTitle, scale: { domain: [0, 1] }, axis: { values: [0, 0.5, 1] } } as const;
   const colour = { field: "series", type: "nominal", scale: color, legend: null } as const;
   const tooltip = [
     { field: "series", type: "nominal", title: "ablation" },
@@ -49,7 +50,7 @@ export function curvePanels(points: readonly CurvePoint[], ablations: readonly s
     spacing: { column: 12, row: 10 },
     spec: {
       width: PANEL_WIDTH,
-      height: PANEL_HEIGHT,
+      height: panelHeight({ panels: others.length, columns: CURVE_COLUMNS, ...HEIGHTS }),
       encoding: { x },
       layer: [
         { transform: [{ filter: isBaseline }], mark: { type: "area", opacity: 0.12, color: BASELINE_COLOR }, encoding: { y: { field: "lo", ...y }, y2: { field: "hi" } } },

@@ -23,15 +23,22 @@ export function evidenceAgeChart(results: ExperimentResults, summary: Experiment
   const bins = AGE_BINS.map((b) => b.label).filter((b) => rows.some((r) => r.bin === b));
   if (bins.length < 2) return null;
   const points: CurvePoint[] = rows.map((r) => ({ ablation: r.ablation, x: r.bin, mean: r.value.mean, lo: r.value.lo, hi: r.value.hi, asks: r.value.nItems }));
-  const panels = curvePanels(points, summary.ablations, summary.baseline, { field: "x", type: "ordinal", sort: bins, title: "age of the evidence when asked", axis: { labelAngle: -35, labelLimit: 120 },
-  });
+  const panels = curvePanels(points, summary.ablations, summary.baseline, {
+    field: "x",
+    type: "ordinal",
+    sort: bins,
+    // The subtitle names the axis; a title under every panel would cost a row of text each.
+    title: null,
+    axis: { labelAngle: -35, labelLimit: 120 },
+  }, metric);
   if (panels === null) return null;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: {
       text: `${summary.experiment}: ${metric} by the age of the evidence`,
       subtitle: [
-        `Up: ${metric}, mean and 95% interval over ${summary.unit.label} per bin. Age: from when the newest gold memory was written to the ask.`,
+        `Up: ${metric}, mean and 95% interval over ${summary.unit.label} per bin.`,
+        "Across: the age of the evidence when asked, from when the newest gold memory was written to the ask.",
         `One panel per ablation, in colour, over ${summary.baseline} (the baseline) in black; the tooltip gives each bin's number of asks.`,
       ],
     },

@@ -1,5 +1,5 @@
 import { measureTextWidth } from "./text-measure.js";
-import { CHART_CONFIG, MAX_CHART_WIDTH } from "./theme.js";
+import { CHART_CONFIG, MAX_CHART_HEIGHT, MAX_CHART_WIDTH } from "./theme.js";
 
 /** Padding, axis ticks, label padding and the axis domain around the panels, in pixels, with room to spare. */
 const FRAME = 60;
@@ -36,4 +36,20 @@ export function rowPanels(facet: object, columns: number, width: number, rowStep
     spacing: { column: COLUMN_SPACING, row: 14 },
     spec: { width, height: { step: rowStep }, layer },
   };
+}
+
+export interface PanelStack {
+  panels: number;
+  columns: number;
+  min: number;
+  max: number;
+  /** A row's height beyond its panel (header, axis, spacing), and the height of the chart's title. */
+  rowFrame: number;
+  title: number;
+}
+
+/** The tallest panels that keep rows of them, wrapped at `columns`, within MAX_CHART_HEIGHT (at least `min`). */
+export function panelHeight(stack: PanelStack): number {
+  const rows = Math.max(1, Math.ceil(stack.panels / stack.columns));
+  return Math.max(stack.min, Math.min(stack.max, Math.floor((MAX_CHART_HEIGHT - stack.title) / rows) - stack.rowFrame));
 }

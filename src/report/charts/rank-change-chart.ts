@@ -1,21 +1,13 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { namedPanels } from "./text-measure.js";
-import { CHART_CONFIG, HEADER_FONT_SIZE, MAX_CHART_HEIGHT, ablationColor } from "./theme.js";
+import { panelHeight } from "./panel-width.js";
+import { CHART_CONFIG, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
 
 /** Four panels a row, each square, fill 1,000 px with their axes. */
 const COLUMNS = 4;
-const MAX_PANEL_SIZE = 180;
-const MIN_PANEL_SIZE = 110;
-/** Height of a row of panels beyond the panel itself (header, rotated axis labels, axis title), and of the title above them all. */
-const ROW_FRAME = 95;
-const TITLE = 150;
-
-/** Square panels as large as fit, row under row, within MAX_CHART_HEIGHT. */
-function panelSize(panels: number): number {
-  const rows = Math.ceil(panels / COLUMNS);
-  return Math.max(MIN_PANEL_SIZE, Math.min(MAX_PANEL_SIZE, Math.floor((MAX_CHART_HEIGHT - TITLE) / rows) - ROW_FRAME));
-}
+/** Square panels as large as fit within MAX_CHART_HEIGHT; a row's frame is its header, rotated axis labels and axis title. */
+const SIZES = { min: 110, max: 180, rowFrame: 95, title: 150 };
 
 /** Up to this rank the axis shows every rank; beyond it a log scale keeps the top ranks apart. */
 const LINEAR_MAX_RANK = 20;
@@ -93,7 +85,7 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
   const maxCount = Math.max(...values.map((v) => v.count));
   // Integer legend entries only: a count of 1.5 memories means nothing.
   const sizeLegend = [...new Set([1, Math.ceil(maxCount / 2), maxCount])];
-  const size = panelSize(ablations.length);
+  const size = panelHeight({ panels: ablations.length, columns: COLUMNS, ...SIZES });
   const ticks = thinned(useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1), size);
   const scale = useLog ? { type: "log" as const, domain: [0.8, notRanked * 1.25] } : { domain: [0.5, notRanked + 0.5] };
   const labelExpr = `datum.value == ${notRanked} ? 'not ranked' : datum.label`;

@@ -22,8 +22,13 @@ export function recallAtKChart(summary: ExperimentSummary): TopLevelSpec | null 
     const { mean, lo, hi, nItems } = row.value;
     return [{ ablation: row.ablation, x: Number(row.metric.slice(RECALL_ANY.length)), mean, lo, hi, asks: nItems }];
   });
-  const panels = curvePanels(points, summary.ablations, summary.baseline, { field: "x", type: "quantitative", title: "k", scale: { type: "log", domain: [ks[0], ks.at(-1)] }, axis: { values: ks, format: "d" },
-  });
+  const panels = curvePanels(points, summary.ablations, summary.baseline, {
+    field: "x",
+    type: "quantitative",
+    title: "k",
+    scale: { type: "log", domain: [ks[0], ks.at(-1)] },
+    axis: { values: ks, format: "d" },
+  }, "recall@k");
   if (panels === null) return null;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",

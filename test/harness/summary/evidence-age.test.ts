@@ -19,8 +19,8 @@ describe("evidenceAgeDays", () => {
 describe("ageBin", () => {
   it("puts an age in the first bin it is under: a day, a week, four weeks, a quarter, half a year", () => {
     expect([0, 0.99, 1, 6.9, 7, 27, 28, 90, 91, 181, 182, 2000].map(ageBin)).toEqual([
-      "under 1 day",
-      "under 1 day",
+      "< 1 day",
+      "< 1 day",
       "1–7 days",
       "1–7 days",
       "1–4 weeks",
@@ -29,8 +29,8 @@ describe("ageBin", () => {
       "1–3 months",
       "3–6 months",
       "3–6 months",
-      "6 months or more",
-      "6 months or more",
+      "≥ 6 months",
+      "≥ 6 months",
     ]);
     expect(AGE_BINS.at(-1)!.upTo).toBe(Number.POSITIVE_INFINITY);
   });
@@ -42,12 +42,12 @@ describe("evidenceAgeRows", () => {
 
   it("gives each ablation a mean per bin that has asks, bins in age order", () => {
     // The hand-made evidence is six hours old at the even asks and days old at the odd ones.
-    expect([...new Set(rows.map((r) => r.bin))]).toEqual(["under 1 day", "1–7 days"]);
-    expect(rows.filter((r) => r.bin === "under 1 day").map((r) => r.ablation)).toEqual(["full", "relevance-only", "no-decay"]);
+    expect([...new Set(rows.map((r) => r.bin))]).toEqual(["< 1 day", "1–7 days"]);
+    expect(rows.filter((r) => r.bin === "< 1 day").map((r) => r.ablation)).toEqual(["full", "relevance-only", "no-decay"]);
   });
 
   it("means each ask's seeds first, over the asks of the bin, with the summary's interval", () => {
-    const recent = rows.find((r) => r.bin === "under 1 day" && r.ablation === "full")!;
+    const recent = rows.find((r) => r.bin === "< 1 day" && r.ablation === "full")!;
     // full ranks ask i at 1 + ((i + seed) % 2): asks 0, 2, 4 of coffee-timeline and 0, 2 of corrections are found by one seed of two.
     expect(recent.value).toMatchObject({ mean: 0.5, nItems: 5, n: 10, nClusters: 2 });
     expect(recent.value.lo).toBeLessThanOrEqual(0.5);

@@ -16,7 +16,7 @@ describe("evidenceAgeChart", () => {
     const values = specValues(spec);
     const rows = evidenceAgeRows(results, "recall_any@1", { seed: 7 });
     const own = values.filter((v) => v.panel === "relevance-only" && v.series === "relevance-only");
-    expect(own.map((v) => v.x)).toEqual(["under 1 day", "1–7 days"]);
+    expect(own.map((v) => v.x)).toEqual(["< 1 day", "1–7 days"]);
     const row = rows.find((r) => r.ablation === "relevance-only" && r.bin === "1–7 days")!;
     expect(own[1]).toMatchObject({ mean: row.value.mean, lo: row.value.lo, hi: row.value.hi, asks: row.value.nItems });
     expect(new Set(values.filter((v) => v.panel === "relevance-only").map((v) => v.series))).toEqual(new Set(["full", "relevance-only"]));
