@@ -58,7 +58,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/harness/answers/schema.ts": covered("validated by the answer-level run", "test/harness/answers/run.test.ts"),
   "src/harness/experiment/sweep-schema.ts": covered("sweep sections are parsed by it", "test/harness/experiment/sweep-points.test.ts"),
   "src/memory/ask-relevance.ts": covered("blocks sharing an ask's relevance equal blocks retrieved alone", "test/memory/retrieve.test.ts"),
-  "src/report/charts/sweep-charts.ts": covered("drawn and measured with the other charts", "test/report/charts/layout.test.ts"),
   "src/report/markdown/sweep.ts": covered("the sweep's table, finding and figures in the reports", "test/report/evaluation.test.ts", "test/report/failure-analysis.test.ts"),
   "src/harness/experiment/schema.ts": covered("the experiment loader's errors", "test/harness/experiment/load.test.ts"),
   "src/harness/policy/schema.ts": covered("ablation patches are parsed by it", "test/harness/policy/ablations.test.ts"),

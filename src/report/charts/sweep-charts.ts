@@ -29,6 +29,11 @@ function heatmapAxes(analysis: SweepAnalysis): { x: string; y?: string } | null 
   return ranked.length === 1 ? { x: ranked[0].p } : { x: ranked[1].p, y: ranked[0].p };
 }
 
+/** Whether the heatmap's cells differ in relevance backend: a comparison across backends, which the chart must say. */
+function crossesBackends(axes: { x: string; y?: string }): boolean {
+  return [axes.x, axes.y].some((p) => p?.split(".").at(-1) === "relevance");
+}
+
 /**
  * Each point's mean objective over every ask (a point fixed in advance is scored on asks its
  * choice did not see), over two parameters, the others held at the chosen point's values.
@@ -64,6 +69,7 @@ export function sweepHeatmapChart(experiment: string, analysis: SweepAnalysis): 
         `Each point's mean over every ask${heldAt === "" ? "" : `, with ${heldAt} (the chosen point's)`}.`,
         "The outlined cell is the point chosen on every ask:",
         `${describeValues(chosen.values)}.`,
+        ...(crossesBackends(axes) ? ["Cells of different relevance backends differ by the backend as much as by the other settings."] : []),
       ],
     },
     config: CHART_CONFIG,
