@@ -14,7 +14,7 @@ const CAPTIONS: Record<ChartName, string> = {
   "rank-change": "Gold memory ranks under the baseline and each ablation",
   breakdown: "Score breakdown of gold memories",
   "sweep-heatmap": "The sweep's objective over two parameters, the others at the chosen point's values",
-  "sweep-folds": "The point each cross-validation fold chose, with its held-out score",
+  "sweep-folds": "The settings each cross-validation fold chose, with their held-out score",
   "sweep-optimism": "Training against held-out score per fold",
 };
 
