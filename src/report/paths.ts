@@ -3,7 +3,19 @@
  * the charts that the chart reporter renders, so both take the paths from here.
  */
 
-export const CHART_NAMES = ["metrics", "cost", "rank-change", "recall-over-time", "breakdown", "sweep-heatmap", "sweep-folds", "sweep-optimism"] as const;
+export const CHART_NAMES = [
+  "forest",
+  "metrics",
+  "recall-at-k",
+  "categories",
+  "evidence-age",
+  "cost",
+  "rank-change",
+  "breakdown",
+  "sweep-heatmap",
+  "sweep-folds",
+  "sweep-optimism",
+] as const;
 export type ChartName = (typeof CHART_NAMES)[number];
 
 export const EVALUATION_PATH = "EVALUATION.md";

@@ -3,6 +3,7 @@ import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { plural, RecollectError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
+import { oversizedCharts } from "../../report/charts/size-limit.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
 import type { CheckArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
@@ -104,6 +105,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       );
     }
     reports.push(...brokenChartLinks(rendered, output.dir).map((problem) => `${where}${problem}`));
+    reports.push(...oversizedCharts(rendered.files).map((problem) => `${where}${problem}`));
     problems.push(...reports);
     others.reports.push(...reports);
   }

@@ -2,6 +2,7 @@ import type { Experiment } from "../experiment/load.js";
 import { retrievalPolicySchema } from "../../memory/index.js";
 import { headlineMetrics } from "../experiment/schema.js";
 import type { ScenarioSpec } from "../scenario/schema.js";
+import { writeBackId } from "../scenario/validate.js";
 import { type AskInfo, type ExperimentResults, type LatencySummary, type Manifest, RESULTS_FORMAT, type ScenarioInfo, type Timing, type Trial } from "./types.js";
 import { byCodeUnit } from "../../shared/order.js";
 
@@ -18,20 +19,25 @@ export function scenarioInfo(experiment: Experiment): ScenarioInfo[] {
 
 function askInfo(spec: ScenarioSpec): AskInfo[] {
   const asks: AskInfo[] = [];
+  const hours = (ms: number) => Math.round((ms / 3_600_000) * 1e6) / 1e6;
+  const written = new Map<string, number>();
   let elapsed = 0;
   for (const step of spec.steps) {
     elapsed += step.advance ?? 0;
+    for (const memory of step.remember ?? []) written.set(memory.id, elapsed);
     if (!step.ask) continue;
     const ask = step.ask;
     asks.push({
       id: ask.id,
-      hour: Math.round((elapsed / 3_600_000) * 1e6) / 1e6,
+      hour: hours(elapsed),
       query: ask.query,
       expect: ask.expect,
       required: ask.required ?? ask.expect,
       stale: ask.stale,
       ...(ask.category !== undefined ? { category: ask.category } : {}),
+      expectHours: ask.expect.map((id) => (written.has(id) ? hours(written.get(id)!) : null)),
     });
+    written.set(writeBackId(ask.id), elapsed);
   }
   return asks;
 }

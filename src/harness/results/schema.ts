@@ -75,6 +75,7 @@ const askInfoSchema = z.object({
   required: z.array(z.string()),
   stale: z.array(z.string()),
   category: z.string().optional(),
+  expectHours: z.array(z.number().nullable()).optional(),
 });
 
 export const storedResultsSchema = z.object({

@@ -64,6 +64,12 @@ export interface AskInfo {
   required: string[];
   stale: string[];
   category?: string;
+  /**
+   * Hours from the scenario's start to when each expected memory was written, aligned with
+   * `expect` (before any seed's jitter); null for one the file does not write (a distractor).
+   * How old the evidence is when asked is what recency decides on.
+   */
+  expectHours?: (number | null)[];
 }
 
 export interface ScenarioInfo {

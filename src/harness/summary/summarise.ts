@@ -147,7 +147,7 @@ function summariseColumn(setup: Setup, group: string, metric: string): Uncorrect
 }
 
 /** An ablation's mean over its non-null values, with its interval. */
-function meanOf(
+export function meanOf(
   values: readonly (number | null)[],
   structureAt: (positions: readonly number[]) => Structure,
   options: { seed: Rng; resamples: number },
@@ -206,11 +206,11 @@ export function familyName(group: string, headline: boolean): string {
 }
 
 /** Item and cluster labels of every aligned value, restricted on demand to some positions. */
-interface UnitLabels {
+export interface UnitLabels {
   restrict(positions: readonly number[]): Structure;
 }
 
-function unitLabels(keys: readonly PairKey[], cluster: Unit["cluster"]): UnitLabels {
+export function unitLabels(keys: readonly PairKey[], cluster: Unit["cluster"]): UnitLabels {
   if (cluster === "none") return { restrict: () => ({}) };
   const itemIds = new Map<string, number>();
   const scenarioIds = new Map<string, number>();

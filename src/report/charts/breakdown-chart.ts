@@ -1,10 +1,21 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
-import { BASELINE_COLOR, CHART_CONFIG } from "./theme.js";
+import { BASELINE_COLOR, CHART_CONFIG, MAX_CHART_HEIGHT } from "./theme.js";
 import { byCodeUnit } from "../../shared/order.js";
 
 /** Rows per ablation: the largest moves tell the story, and a 2-core box should not draw hundreds of bars. */
 export const BREAKDOWN_ROWS_PER_ABLATION = 6;
+/** A panel's height beyond its bars (title, axis, spacing), the height of one memory's two bars, and the chart's title. */
+const PANEL_FRAME = 120;
+const MEMORY_HEIGHT = 28;
+const TITLE = 110;
+
+/** As many rows per ablation as keep every panel within MAX_CHART_HEIGHT (at least one), up to BREAKDOWN_ROWS_PER_ABLATION. */
+export function breakdownRowsPerAblation(panels: number): number {
+  const panelRows = Math.max(1, Math.ceil(panels / COLUMNS));
+  const fit = Math.floor(((MAX_CHART_HEIGHT - TITLE) / panelRows - PANEL_FRAME) / MEMORY_HEIGHT);
+  return Math.max(1, Math.min(BREAKDOWN_ROWS_PER_ABLATION, fit));
+}
 
 const SIGNALS = ["rel", "rec", "imp"] as const;
 /** Okabe and Ito's blue, orange and bluish green: three colours that stay apart for every common colour-vision deficiency. */
@@ -24,10 +35,9 @@ function moveSize(change: RankChange): number {
 
 /** The rank changes the chart shows: per ablation, the largest moves, ties broken by scenario, ask and gold. */
 export function breakdownRows(summary: ExperimentSummary): RankChange[] {
-  const chosen: RankChange[] = [];
-  for (const ablation of summary.ablations) {
+  const moved = summary.ablations.flatMap((ablation) => {
     // A system that ranks by something other than recollect's scores has no breakdown of its own to compare.
-    if (!summary.rankChanges.some((c) => c.ablation === ablation && c.variant !== null)) continue;
+    if (!summary.rankChanges.some((c) => c.ablation === ablation && c.variant !== null)) return [];
     const rows = summary.rankChanges
       .filter((c) => c.ablation === ablation && (c.baseline !== null || c.variant !== null) && moveSize(c) > 0)
       .sort(
@@ -37,9 +47,10 @@ export function breakdownRows(summary: ExperimentSummary): RankChange[] {
           byCodeUnit(a.ask, b.ask) ||
           byCodeUnit(a.gold, b.gold),
       );
-    chosen.push(...rows.slice(0, BREAKDOWN_ROWS_PER_ABLATION));
-  }
-  return chosen;
+    return rows.length === 0 ? [] : [rows];
+  });
+  const perAblation = breakdownRowsPerAblation(moved.length);
+  return moved.flatMap((rows) => rows.slice(0, perAblation));
 }
 
 function contributionSum(s: { rel: number; rec: number; imp: number; weights: [number, number, number] }): number {

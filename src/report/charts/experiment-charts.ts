@@ -5,7 +5,10 @@ import type { ChartSpec } from "./chart-spec.js";
 import { costChart } from "./cost-chart.js";
 import { metricsChart } from "./metrics-chart.js";
 import { rankChangeChart } from "./rank-change-chart.js";
-import { recallOverTimeChart } from "./recall-over-time-chart.js";
+import { categoryChart } from "./category-chart.js";
+import { evidenceAgeChart } from "./evidence-age-chart.js";
+import { forestChart } from "./forest-chart.js";
+import { recallAtKChart } from "./recall-at-k-chart.js";
 import { sweepFoldsChart, sweepHeatmapChart, sweepOptimismChart } from "./sweep-charts.js";
 import { analyseSweep } from "../../harness/sweep/analysis.js";
 import { DEFAULT_SUMMARY_SEED } from "../../harness/summary/summarise.js";
@@ -18,10 +21,13 @@ export function experimentCharts(results: ExperimentResults, summary: Experiment
     );
   }
   const candidates: (ChartSpec | null)[] = [
+    chart("forest", "Difference from the baseline", forestChart(summary, results.experiment)),
     chart("metrics", "Key metrics per ablation", metricsChart(summary)),
+    chart("recall-at-k", "Recall at each k", recallAtKChart(summary)),
+    chart("categories", "The headline metric per ask category", categoryChart(summary)),
+    chart("evidence-age", "Recall by the age of the evidence", evidenceAgeChart(results, summary, DEFAULT_SUMMARY_SEED)),
     chart("cost", "Quality against cost", costChart(results, summary)),
     chart("rank-change", "Gold memory ranks: baseline vs ablation", rankChangeChart(summary)),
-    chart("recall-over-time", "Recall along the timeline", recallOverTimeChart(results)),
     chart("breakdown", "Score breakdown of the largest rank changes", breakdownChart(summary)),
   ];
   const sweep = analyseSweep(results, DEFAULT_SUMMARY_SEED);

@@ -2,29 +2,17 @@ import type { TopLevelSpec } from "vega-lite";
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { measureTextWidth } from "./text-measure.js";
-import { BASELINE_COLOR, CHART_CONFIG, MAX_CHART_WIDTH, ablationColor } from "./theme.js";
+import { COLUMN_SPACING, panelWidth } from "./panel-width.js";
+import { BASELINE_COLOR, CHART_CONFIG, ablationColor } from "./theme.js";
 
 /** Two panels a row, with the ablation names once on the left and the letters right of each panel. */
 const COLUMNS = 2;
 const MAX_PANEL_WIDTH = 290;
 const MIN_PANEL_WIDTH = 150;
 const ROW_STEP = 17;
-const COLUMN_SPACING = 16;
 /** Room right of each panel for the letters of the ablations a row beats. */
 const LETTERS_OFFSET = 8;
 const LETTERS_FONT_SIZE = 10;
-/** Padding, axis ticks, label padding and the axis domain around the panels, in pixels, with room to spare. */
-const FRAME = 60;
-
-/** The widest panels that keep the chart within MAX_CHART_WIDTH, given the text beside them. */
-function panelWidth(labels: readonly string[], letters: readonly string[]): number {
-  const axisFont = CHART_CONFIG.axis?.labelFontSize as number;
-  const labelLimit = CHART_CONFIG.axis?.labelLimit as number;
-  const labelWidth = Math.min(labelLimit, Math.max(0, ...labels.map((l) => measureTextWidth({ fontSize: axisFont }, l))));
-  const lettersWidth = Math.max(0, ...letters.map((l) => measureTextWidth({ fontSize: LETTERS_FONT_SIZE }, l)));
-  const free = MAX_CHART_WIDTH - FRAME - labelWidth - COLUMNS * (LETTERS_OFFSET + lettersWidth) - (COLUMNS - 1) * COLUMN_SPACING;
-  return Math.max(MIN_PANEL_WIDTH, Math.min(MAX_PANEL_WIDTH, Math.floor(free / COLUMNS)));
-}
 
 /**
  * The rate metrics a reader looks at first. All of them lie in [0, 1], so the panels share one
@@ -47,7 +35,8 @@ export function ablationLetters(summary: ExperimentSummary): Map<string, string>
   return letters;
 }
 
-function panelTitle(metric: string): string {
+/** A panel heading that says which way is better. */
+export function panelTitle(metric: string): string {
   return higherIsBetter(metric) ? metric : `${metric} (lower is better)`;
 }
 
@@ -97,10 +86,14 @@ export function metricsChart(summary: ExperimentSummary): TopLevelSpec | null {
         : "baseline",
     })),
   );
-  const width = panelWidth(
-    summary.ablations.map(label),
-    values.map((v) => v.beats),
-  );
+  const lettersWidth = Math.max(0, ...values.map((v) => measureTextWidth({ fontSize: LETTERS_FONT_SIZE }, v.beats)));
+  const width = panelWidth({
+    labels: summary.ablations.map(label),
+    columns: COLUMNS,
+    min: MIN_PANEL_WIDTH,
+    max: MAX_PANEL_WIDTH,
+    beside: LETTERS_OFFSET + lettersWidth,
+  });
   const dropped = constant.map((m) => `${m} is ${rowsOf(m)[0]!.value.mean.toFixed(3)} for every ablation (no panel)`);
   const color = ablationColor(summary.ablations, summary.baseline);
   const y = { field: "label", type: "nominal", sort: summary.ablations.map(label), title: null } as const;

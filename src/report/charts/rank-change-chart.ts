@@ -1,11 +1,13 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentSummary, RankChange } from "../../harness/summary/types.js";
 import { namedPanels } from "./text-measure.js";
+import { panelHeight } from "./panel-width.js";
 import { CHART_CONFIG, HEADER_FONT_SIZE, ablationColor } from "./theme.js";
 
 /** Four panels a row, each square, fill 1,000 px with their axes. */
 const COLUMNS = 4;
-const PANEL_SIZE = 180;
+/** Square panels as large as fit within MAX_CHART_HEIGHT; a row's frame is its header, rotated axis labels and axis title. */
+const SIZES = { min: 110, max: 180, rowFrame: 95, title: 150 };
 
 /** Up to this rank the axis shows every rank; beyond it a log scale keeps the top ranks apart. */
 const LINEAR_MAX_RANK = 20;
@@ -16,6 +18,16 @@ function logTicks(max: number): number[] {
     for (const step of [1, 2, 5]) if (decade * step <= max) ticks.push(decade * step);
   }
   return ticks;
+}
+
+/** Room a rank label needs along its axis (an 11 px label, upright or rotated, with a gap). */
+const TICK_SPACE = 14;
+
+/** Every tick when they fit the panel, else every second or third (the first and "not ranked" always). */
+function thinned(ticks: number[], size: number): number[] {
+  const step = Math.ceil((TICK_SPACE * ticks.length) / size);
+  const last = ticks.length - 1;
+  return step <= 1 ? ticks : ticks.filter((_, i) => i === last || (i % step === 0 && last - i >= step));
 }
 
 interface Point {
@@ -73,7 +85,8 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
   const maxCount = Math.max(...values.map((v) => v.count));
   // Integer legend entries only: a count of 1.5 memories means nothing.
   const sizeLegend = [...new Set([1, Math.ceil(maxCount / 2), maxCount])];
-  const ticks = useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1);
+  const size = panelHeight({ panels: ablations.length, columns: COLUMNS, ...SIZES });
+  const ticks = thinned(useLog ? [...logTicks(maxRank), notRanked] : Array.from({ length: notRanked }, (_, i) => i + 1), size);
   const scale = useLog ? { type: "log" as const, domain: [0.8, notRanked * 1.25] } : { domain: [0.5, notRanked + 0.5] };
   const labelExpr = `datum.value == ${notRanked} ? 'not ranked' : datum.label`;
   const axis = { values: ticks, labelExpr, grid: true, format: "d" };
@@ -89,12 +102,12 @@ export function rankChangeChart(summary: ExperimentSummary): TopLevelSpec | null
     },
     config: CHART_CONFIG,
     data: { values },
-    facet: namedPanels("ablation", ablations, PANEL_SIZE, HEADER_FONT_SIZE),
+    facet: namedPanels("ablation", ablations, size, HEADER_FONT_SIZE),
     columns: COLUMNS,
     spacing: { column: 14, row: 12 },
     spec: {
-      width: PANEL_SIZE,
-      height: PANEL_SIZE,
+      width: size,
+      height: size,
       encoding: {
         x: { field: "baselineRank", type: "quantitative", scale, axis: xAxis, title: `rank under ${summary.baseline}` },
         y: { field: "ablationRank", type: "quantitative", scale, axis, title: "rank under ablation" },

@@ -4,13 +4,16 @@
  */
 import type { TopLevelSpec } from "vega-lite";
 import type { SweepAnalysis } from "../../harness/sweep/analysis.js";
-import { formatValue } from "../../harness/experiment/sweep-points.js";
+import { describeValues, formatValue } from "../../harness/experiment/sweep-points.js";
 import { ABLATION_COLORS, BASELINE_COLOR, CHART_CONFIG } from "./theme.js";
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
-const CELL = 44;
+/** Wide enough for a backend's name under its column. */
+const CELL = 64;
 const ROW_STEP = 22;
 const SCORE_WIDTH = 420;
+/** The folds chart leaves room right of its bars for the chosen settings. */
+const FOLD_BAR_WIDTH = 300;
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -24,6 +27,11 @@ function heatmapAxes(analysis: SweepAnalysis): { x: string; y?: string } | null 
   const ranked = distinct.filter((d) => d.n > 1).sort((a, b) => b.n - a.n);
   if (ranked.length === 0) return null;
   return ranked.length === 1 ? { x: ranked[0].p } : { x: ranked[1].p, y: ranked[0].p };
+}
+
+/** Whether the heatmap's cells differ in relevance backend: a comparison across backends, which the chart must say. */
+function crossesBackends(axes: { x: string; y?: string }): boolean {
+  return [axes.x, axes.y].some((p) => p?.split(".").at(-1) === "relevance");
 }
 
 /**
@@ -45,6 +53,7 @@ export function sweepHeatmapChart(experiment: string, analysis: SweepAnalysis): 
     y: axes.y === undefined ? "" : text(axes.y, c.values[axes.y]),
     score: means.get(c.id)!,
     point: c.id,
+    settings: describeValues(c.values),
     chosen: c.id === chosen.id ? "chosen" : "",
   }));
   const scores = values.map((v) => v.score);
@@ -58,7 +67,9 @@ export function sweepHeatmapChart(experiment: string, analysis: SweepAnalysis): 
       text: `${experiment}: ${sweep.objective.metric} over ${axes.x}${axes.y === undefined ? "" : ` × ${axes.y}`}`,
       subtitle: [
         `Each point's mean over every ask${heldAt === "" ? "" : `, with ${heldAt} (the chosen point's)`}.`,
-        `The outlined cell is the point chosen on every ask (${chosen.id}).`,
+        "The outlined cell is the point chosen on every ask:",
+        `${describeValues(chosen.values)}.`,
+        ...(crossesBackends(axes) ? ["Cells of different relevance backends differ by the backend as much as by the other settings."] : []),
       ],
     },
     config: CHART_CONFIG,
@@ -75,6 +86,7 @@ export function sweepHeatmapChart(experiment: string, analysis: SweepAnalysis): 
         encoding: {
           color: { field: "score", type: "quantitative", title: sweep.objective.metric, scale: { scheme: "viridis" }, legend: { gradientLength: 160 } },
           tooltip: [
+            { field: "settings", type: "nominal" },
             { field: "point", type: "nominal" },
             { field: "score", type: "quantitative", format: ".3f" },
           ],
@@ -96,34 +108,42 @@ export function sweepHeatmapChart(experiment: string, analysis: SweepAnalysis): 
 }
 
 function foldRows(analysis: SweepAnalysis) {
-  return analysis.sweep.selection.folds.map((f, i) => ({ fold: `fold ${i + 1}`, ...f, heldOutText: f.heldOut.join(", ") }));
+  const settings = new Map(analysis.sweep.points.map((p) => [p.id, describeValues(p.values)]));
+  return analysis.sweep.selection.folds.map((f, i) => ({
+    fold: `fold ${i + 1}`,
+    ...f,
+    settings: settings.get(f.chosen) ?? f.chosen,
+    heldOutText: f.heldOut.join(", "),
+  }));
 }
 
-/** The point each fold chose, and what it scored on the asks that fold held out. */
+/** The settings each fold chose, and what they scored on the asks that fold held out. */
 export function sweepFoldsChart(experiment: string, analysis: SweepAnalysis): TopLevelSpec | null {
   const rows = foldRows(analysis);
   if (rows.length === 0) return null;
-  const points = [...new Set(rows.map((r) => r.chosen))];
+  const points = [...new Set(rows.map((r) => r.settings))];
   return {
     $schema: SCHEMA,
     title: {
-      text: `${experiment}: the point each fold chose`,
-      subtitle: [`Bars: the chosen point's ${analysis.sweep.objective.metric} on the fold's held-out asks; colour and label name the point.`],
+      text: `${experiment}: the settings each fold chose`,
+      subtitle: [`Bars: the chosen settings' ${analysis.sweep.objective.metric} on the fold's held-out asks; colour and label name the settings.`],
     },
     config: CHART_CONFIG,
     data: { values: rows },
-    width: SCORE_WIDTH,
+    width: FOLD_BAR_WIDTH,
     height: { step: ROW_STEP },
     encoding: { y: { field: "fold", type: "nominal", sort: rows.map((r) => r.fold), title: null } },
     layer: [
       {
         mark: { type: "bar", height: { band: 0.7 } },
         encoding: {
-          x: { field: "heldOutScore", type: "quantitative", title: `held-out ${analysis.sweep.objective.metric}`, scale: { domain: [0, 1] } },
-          color: { field: "chosen", type: "nominal", title: "chosen point", scale: { domain: points, range: points.map((_, i) => ABLATION_COLORS[i % ABLATION_COLORS.length]) } },
+          x: { field: "heldOutScore", type: "quantitative", title: `held-out ${analysis.sweep.objective.metric}`, scale: { domain: [0, 1] }, axis: { tickCount: 5 } },
+          // The label beside each bar names the settings; a legend would repeat it.
+          color: { field: "settings", type: "nominal", legend: null, scale: { domain: points, range: points.map((_, i) => ABLATION_COLORS[i % ABLATION_COLORS.length]) } },
           tooltip: [
             { field: "fold", type: "nominal" },
-            { field: "chosen", type: "nominal" },
+            { field: "settings", type: "nominal", title: "chosen settings" },
+            { field: "chosen", type: "nominal", title: "point" },
             { field: "heldOutText", type: "nominal", title: "held out" },
             { field: "heldOutScore", type: "quantitative", format: ".3f" },
           ],
@@ -131,7 +151,7 @@ export function sweepFoldsChart(experiment: string, analysis: SweepAnalysis): To
       },
       {
         mark: { type: "text", align: "left", dx: 4, fontSize: 10, color: "#333" },
-        encoding: { x: { field: "heldOutScore", type: "quantitative" }, text: { field: "chosen", type: "nominal" } },
+        encoding: { x: { field: "heldOutScore", type: "quantitative" }, text: { field: "settings", type: "nominal" } },
       },
     ],
   } as TopLevelSpec;

@@ -22,6 +22,9 @@ export const CHART_CONFIG: Config = {
  */
 export const MAX_CHART_WIDTH = 1000;
 
+/** The tallest a chart's SVG may be: its PNG is then at most 2,400 px tall. */
+export const MAX_CHART_HEIGHT = 1200;
+
 /** The baseline's colour in every chart: a neutral that no ablation has. */
 export const BASELINE_COLOR = "#252525";
 

@@ -5,13 +5,16 @@ import { chartPath, type ChartName } from "../paths.js";
 import { linkDestination } from "./escape.js";
 
 const CAPTIONS: Record<ChartName, string> = {
+  forest: "Each ablation's difference from the baseline on the headline metrics, with 95% intervals, coloured by verdict",
   metrics: "Metric means with 95% intervals per ablation",
+  "recall-at-k": "Recall at each k per ablation, over the baseline, with 95% intervals",
+  categories: "The first headline metric per ask category, with 95% intervals",
+  "evidence-age": "Recall by the age of the evidence when asked, with 95% intervals",
   cost: "The first headline metric against the tokens and the latency of retrieval",
   "rank-change": "Gold memory ranks under the baseline and each ablation",
-  "recall-over-time": "Recall as the timeline advances",
   breakdown: "Score breakdown of gold memories",
   "sweep-heatmap": "The sweep's objective over two parameters, the others at the chosen point's values",
-  "sweep-folds": "The point each cross-validation fold chose, with its held-out score",
+  "sweep-folds": "The settings each cross-validation fold chose, with their held-out score",
   "sweep-optimism": "Training against held-out score per fold",
 };
 

@@ -133,6 +133,21 @@ describe("recollect check and the chart folder", () => {
   });
 });
 
+describe("recollect check and the size of the charts", () => {
+  // Forty copies of an ablation: no chart can fit their panels within 2,400 px, however small it draws them.
+  const crowded = useSandbox();
+  const copies = Array.from({ length: 40 }, (_, i) => `{ name: copy-${i + 1}, from: relevance-only }`);
+  crowded.write("experiments/crowded.yaml", tinyExperiment({ name: "crowded", ablations: `[full, ${copies.join(", ")}]`, seeds: "[1]" }));
+
+  it("fails on a chart larger than 2,000 × 2,400 px, naming the chart and its size", async () => {
+    const run = await runCli(["experiment", "experiments/crowded.yaml", "--workers", "1"], crowded.dir);
+    expect(run.code, run.stderr).toBe(0);
+    const checked = await runCli(["check", "--workers", "1"], crowded.dir);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(/reports\/charts\/crowded\/recall-at-k\.png is [\d,]+ × [\d,]+ px, larger than a chart may be \(2,000 × 2,400 px\)/);
+  }, 300_000);
+});
+
 describe("recollect check on an edited experiment", () => {
   it("fails, and prints the headline metrics before and after with Δ and its interval before the per-trial details", () => {
     expect(edited.code, edited.stderr).toBe(1);

@@ -26,6 +26,14 @@ describe("scenarioInfo", () => {
     expect(info[2].asks[1]).toMatchObject({ id: "yesterday", expect: ["turn:flights"], required: ["turn:flights"], stale: [] });
   });
 
+  it("records when each expected memory was written, a write-back at its ask, in hours from the start", () => {
+    // write-back-yesterday: fact-home is written at the start, the flights ask (and its turn) 3 hours later, the next ask at 23 hours.
+    expect(info[2].asks.map((a) => [a.hour, a.expectHours])).toEqual([
+      [3, [0]],
+      [23, [3]],
+    ]);
+  });
+
   it("trims descriptions folded from YAML", () => {
     for (const s of info) expect(s.description).toBe(s.description.trim());
   });

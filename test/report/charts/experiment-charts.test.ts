@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { summarise } from "../../../src/harness/summary/summarise.js";
-import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows } from "../../../src/report/charts/breakdown-chart.js";
+import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows, breakdownRowsPerAblation } from "../../../src/report/charts/breakdown-chart.js";
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { keyMetrics } from "../../../src/report/charts/metrics-chart.js";
 import { renderChart } from "../../../src/report/charts/render.js";
@@ -23,12 +23,15 @@ describe("experimentCharts", () => {
   const results = handMadeResults();
   const summary = handMadeSummary(results);
 
-  it("draws the five charts in report order for an experiment with rank changes and timelines", () => {
+  it("draws the forest plot first, then the other charts in report order, for an experiment with categories, evidence ages and rank changes", () => {
     expect(experimentCharts(results, summary).map((c) => c.name)).toEqual([
+      "forest",
       "metrics",
+      "recall-at-k",
+      "categories",
+      "evidence-age",
       "cost",
       "rank-change",
-      "recall-over-time",
       "breakdown",
     ]);
   });
@@ -53,13 +56,11 @@ describe("experimentCharts", () => {
 
   it("skips the rank-change and breakdown charts when no gold memory moved", () => {
     const names = experimentCharts(results, { ...summary, rankChanges: [] }).map((c) => c.name);
-    expect(names).toEqual(["metrics", "cost", "recall-over-time"]);
+    expect(names).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost"]);
   });
 
-  it("skips recall over time when no scenario asks at three or more moments", () => {
-    const two: ExperimentResults = structuredClone(results);
-    for (const scenario of two.experiment.scenarios) scenario.asks = scenario.asks.slice(0, 2);
-    expect(experimentCharts(two, summary).map((c) => c.name)).not.toContain("recall-over-time");
+  it("no longer draws recall over time: the evidence-age chart answers its question", () => {
+    expect(experimentCharts(results, summary).map((c) => c.name as string)).not.toContain("recall-over-time");
   });
 
   it("refuses a summary of another experiment", () => {
@@ -112,53 +113,6 @@ describe("experimentCharts", () => {
     expect(keyMetrics(["recall_any@10", "recall_any@3", "mrr", "tokens"])).toEqual(["recall_any@3", "mrr"]);
   });
 
-  it("draws recall over simulated time as the mean over seeds of the asks at each moment", () => {
-    const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
-    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.series === "relevance-only");
-    // The hand-made asks happen on days 1 to 6.
-    expect(points.map((p) => p.day)).toEqual([1, 2, 3, 4, 5, 6]);
-    // relevance-only, ask t2 (index 1): rank 1 + ((1 + seed) % 3) → 3 for seed 1, 1 for seed 2 → recall@1 = 0, 1.
-    expect(points[1]!.recall).toBe(0.5);
-    // asks from index 3 on are ranked 4 + index or not at all: never in the top 1.
-    expect(points.slice(3).map((p) => p.recall)).toEqual([0, 0, 0]);
-  });
-
-  it("gives asks at one moment one point, and leaves out scenarios whose asks happen at fewer than three moments", () => {
-    const together: ExperimentResults = structuredClone(results);
-    const [first, second] = together.experiment.scenarios;
-    first!.asks = first!.asks.map((a, i) => ({ ...a, hour: i < 2 ? 24 : i < 4 ? 48 : 72 }));
-    second!.asks = second!.asks.map((a, i) => ({ ...a, hour: i === 0 ? 10 : 100 }));
-    const chart = experimentCharts(together, summary).find((c) => c.name === "recall-over-time")!;
-    const data = dataOf(chart.spec);
-    expect(data.filter((v) => v.scenario === first!.name && v.panel === "no-decay" && v.series === "full").map((p) => p.day)).toEqual([1, 2, 3]);
-    expect(data.some((v) => v.scenario === second!.name)).toBe(false);
-  });
-
-  it("gives each ablation its own panel, with the baseline drawn in every one", () => {
-    const chart = experimentCharts(results, summary).find((c) => c.name === "recall-over-time")!;
-    const data = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline");
-    expect([...new Set(data.map((v) => v.panel))]).toEqual(["relevance-only", "no-decay"]);
-    for (const panel of ["relevance-only", "no-decay"]) {
-      expect(new Set(data.filter((v) => v.panel === panel).map((v) => v.series))).toEqual(new Set(["full", panel]));
-    }
-  });
-
-  it("draws a series of fewer than three points as points without a line", async () => {
-    const sparse: ExperimentResults = structuredClone(results);
-    // no-decay answers only the first two asks of the timeline: two points, no trend to draw.
-    for (const trial of sparse.trials.filter((t) => t.ablation === "no-decay" && t.scenario === "coffee-timeline")) {
-      trial.asks = trial.asks.slice(0, 2);
-    }
-    const chart = experimentCharts(sparse, summary).find((c) => c.name === "recall-over-time")!;
-    const points = dataOf(chart.spec).filter((v) => v.scenario === "coffee-timeline" && v.series === "no-decay");
-    expect(points.map((p) => p.points)).toEqual([2, 2]);
-    const { svg } = await renderChart(chart.spec);
-    // One line per panel for the baseline, one for each ablation series of three points or more:
-    // coffee-timeline's relevance-only and both of corrections' ablations, but not no-decay here.
-    const lines = [...svg.matchAll(/<g class="mark-line role-mark[^"]*"[^>]*>(.*?)<\/g>/g)].flatMap((m) => m[1]!.match(/<path/g) ?? []);
-    expect(lines).toHaveLength(4 + 3);
-  });
-
   it("limits the breakdown to the largest moves per ablation, falling out of the ranking first", () => {
     const many = {
       ...summary,
@@ -172,8 +126,15 @@ describe("experimentCharts", () => {
     };
     const rows = breakdownRows(many);
     expect(rows).toHaveLength(BREAKDOWN_ROWS_PER_ABLATION);
+    expect(breakdownRowsPerAblation(1)).toBe(BREAKDOWN_ROWS_PER_ABLATION);
     expect(rows[0]!.ask).toBe("q7");
     expect(rows[1]!.ask).toBe("q9");
+  });
+
+  it("shows fewer moves per ablation when many ablations moved, so the chart stays within its height, but at least one", () => {
+    expect(breakdownRowsPerAblation(16)).toBeLessThan(BREAKDOWN_ROWS_PER_ABLATION);
+    expect(breakdownRowsPerAblation(16)).toBeGreaterThanOrEqual(1);
+    expect(breakdownRowsPerAblation(100)).toBe(1);
   });
 
   it("leaves out a system with no score breakdown of its own (it ranks by something else)", () => {

@@ -25,6 +25,8 @@ function scenario(name: string, count: number, prefix: string): ScenarioInfo {
       required: i % 3 === 2 ? [] : [`${prefix}-m${i + 1}`],
       stale: i === 3 ? [`${prefix}-old${i + 1}`] : [],
       category: i % 2 === 0 ? "single-hop" : "temporal",
+      // Evidence six hours old at the even asks, written at the start (days old) at the odd ones.
+      expectHours: [i % 2 === 0 ? 24 * (i + 1) - 6 : 0],
     })),
   };
 }

@@ -5,6 +5,7 @@ import type { ExperimentSummary } from "../../../src/harness/summary/types.js";
 import { summarise } from "../../../src/harness/summary/summarise.js";
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { renderChart } from "../../../src/report/charts/render.js";
+import { MAX_PNG_HEIGHT, MAX_PNG_WIDTH, oversizedCharts } from "../../../src/report/charts/size-limit.js";
 import { MAX_CHART_WIDTH } from "../../../src/report/charts/theme.js";
 import { repoPath } from "../../harness/temp-files.js";
 import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
@@ -13,7 +14,6 @@ import { bounds, overlappingTexts, pngSize, svgGeometry, textsIn, type SvgGeomet
 
 /** Smallest text, in SVG pixels; a PNG shown 1,000 px wide draws it at least this large. */
 const MIN_FONT_SIZE = 10;
-const MAX_PNG_WIDTH = 2000;
 const MAX_COLUMNS = 4;
 
 /**
@@ -81,6 +81,13 @@ describe.each(experiments)("the charts of %s", (_, make) => {
       expect(svg.width, chart.name).toBeLessThanOrEqual(MAX_CHART_WIDTH);
       expect(pngSize(chart.png).width, chart.name).toBeLessThanOrEqual(MAX_PNG_WIDTH);
       expect(pngSize(chart.png).width, chart.name).toBe(2 * svg.width);
+    }
+  });
+
+  it("are at most 2,400 px tall as PNG, so the check passes them", async () => {
+    for (const chart of await rendered) {
+      expect(pngSize(chart.png).height, chart.name).toBeLessThanOrEqual(MAX_PNG_HEIGHT);
+      expect(oversizedCharts([{ path: `${chart.name}.png`, content: chart.png }]), chart.name).toEqual([]);
     }
   });
 

@@ -16,7 +16,7 @@ describe("chartsReporter", () => {
   it("returns an SVG and a PNG per chart under reports/charts/<experiment>/", async () => {
     const files = await chartsReporter.render(context());
     expect(files.map((f) => f.path)).toEqual(
-      ["metrics", "cost", "rank-change", "recall-over-time", "breakdown"].flatMap((chart) => [
+      ["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"].flatMap((chart) => [
         `reports/charts/timeline-demo/${chart}.svg`,
         `reports/charts/timeline-demo/${chart}.png`,
       ]),

@@ -132,7 +132,7 @@ describe("the HTML report in a browser", () => {
         text: n.textContent ?? "",
       })),
     );
-    expect(charts.map((c) => c.name)).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
+    expect(charts.map((c) => c.name)).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"]);
     for (const chart of charts) {
       expect(chart, chart.name ?? "").toMatchObject({ state: "true", drawn: true });
       expect(chart.text.length, `${chart.name} has axis text`).toBeGreaterThan(0);
@@ -253,7 +253,7 @@ describe("the HTML report in a browser", () => {
 
       const policy = await page.getAttribute('head > meta[http-equiv="Content-Security-Policy"]', "content");
       expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[^;]+'; style-src 'sha256-[^;]+'; base-uri 'none'; form-action 'none'$/);
-      expect(await page.$$eval(".chart", (charts) => charts.map((c) => c.getAttribute("data-rendered")))).toEqual(Array(5).fill("true"));
+      expect(await page.$$eval(".chart", (charts) => charts.map((c) => c.getAttribute("data-rendered")))).toEqual(Array(8).fill("true"));
 
       const headings = await page.$$eval("h1, h2, h3, h4, h5, h6", (nodes) => nodes.map((n) => n.textContent ?? ""));
       expect(headings.filter((text) => /forged/i.test(text))).toEqual([]);

@@ -196,7 +196,7 @@ describe("htmlReporter", () => {
   it("shows a box per chart, each pointing at its spec, compiled to Vega, in the packed data", async () => {
     const html = await page();
     const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="(\d+)">/g)];
-    expect(containers.map((m) => m[2])).toEqual(["metrics", "cost", "rank-change", "recall-over-time", "breakdown"]);
+    expect(containers.map((m) => m[2])).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"]);
     const { charts } = packedData(html);
     expect(containers.map((m) => Number(m[3]))).toEqual(charts.map((_, i) => i));
     for (const spec of charts) {
