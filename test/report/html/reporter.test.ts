@@ -127,6 +127,8 @@ describe("htmlReporter", () => {
     const results = handMadeResults();
     const scenario = results.experiment.scenarios[0]!;
     scenario.asks = Array.from({ length: 1_536 }, (_, i) => ({ ...scenario.asks[0]!, id: `q${i}`, category: i % 2 === 0 ? "temporal" : "single-hop" }));
+    // These asks have no trials behind them; without the evidence's times no chart needs their results.
+    for (const s of results.experiment.scenarios) for (const a of s.asks) delete a.expectHours;
     const { asks } = packedData(await page(results));
     expect(asks.scenarios.map((s) => s.asks.length)).toEqual([1_536, 3]);
     expect(asks.scenarios[0]!.asks.at(-1)).toMatchObject({ id: "q1535", category: "single-hop" });
