@@ -10,7 +10,7 @@ import type { Progress } from "../progress.js";
 import { markShard } from "./merge.js";
 import {
   EXPERIMENTS_DIR,
-  importLine,
+  importLines,
   JOURNAL_DIR,
   loadRuns,
   type Output,
@@ -55,12 +55,13 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, war
   for (const dir of new Set([...experiments.map((e) => e.output.dir), ...touched.keys()])) {
     for (const file of recordedResultFiles(dir)) readResults(file);
   }
+  const imports = importLines(experiments.flatMap(({ loaded }) => ("skipped" in loaded ? [] : [loaded])));
   for (const { file, loaded, output } of experiments) {
     if ("skipped" in loaded) {
       bar.log(`skipped ${file}: ${loaded.skipped}`);
       continue;
     }
-    const imported = importLine(loaded);
+    const imported = imports.get(loaded);
     if (imported) bar.log(imported);
     const journalDir = join(output.dir, JOURNAL_DIR);
     const results = await runExperiment(

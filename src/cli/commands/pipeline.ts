@@ -92,15 +92,25 @@ export async function loadRuns(args: DataArgs & { files: string[]; out?: string 
   return runs;
 }
 
-/** One line on what a dataset import read and repaired, or nothing for an experiment without one. */
-export function importLine(experiment: Experiment): string | undefined {
-  const stats = importStatsSchema.safeParse(experiment.importStats);
-  if (!stats.success) return undefined;
-  const s = stats.data;
-  return (
-    `${experiment.spec.name}: imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
-    `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`
-  );
+/**
+ * One line per distinct dataset import on what it read and repaired, keyed by the first run that
+ * uses it. The runs of one file (one per ask protocol), and files over the same data, import it
+ * alike, so the line is printed once, naming every run it serves, rather than once per run.
+ */
+export function importLines(experiments: readonly Experiment[]): Map<Experiment, string> {
+  const groups = new Map<string, { first: Experiment; names: string[]; summary: string }>();
+  for (const experiment of experiments) {
+    const stats = importStatsSchema.safeParse(experiment.importStats);
+    if (!stats.success) continue;
+    const s = stats.data;
+    const summary =
+      `imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
+      `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`;
+    const key = JSON.stringify([experiment.datasets.map((d) => d.sha256), summary]);
+    const group = groups.get(key) ?? groups.set(key, { first: experiment, names: [], summary }).get(key)!;
+    group.names.push(experiment.spec.name);
+  }
+  return new Map([...groups.values()].map(({ first, names, summary }) => [first, `${names.join(", ")}: ${summary}`]));
 }
 
 /**
