@@ -152,7 +152,8 @@ async function runWith(experiment: Experiment, options: RunOptions, bar: Progres
   const trials = await runTrials(experiment, {
     ...options,
     tokenizer: counter,
-    onProgress: (done, total) => {
+    onProgress: (done, total, trial) => {
+      options.onProgress?.(done, total, trial);
       // Until a trial of this run finishes, the workers are still starting.
       before ??= done;
       bar.update(done, done > before ? "" : "starting workers", total);
