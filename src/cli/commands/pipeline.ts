@@ -15,6 +15,7 @@ import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
 import type { DataArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
+import { UsageError } from "../../shared/errors.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
 export const EXPERIMENTS_DIR = "experiments";
@@ -48,9 +49,19 @@ export function outputFor(file: string, out: string | undefined, cwd = process.c
 
 export const resultsFile = (name: string, dir = ".") => join(dir, RESULTS_DIR, `${name}.json`);
 
-/** The experiment files a command works on: those named, or every file in experiments/. */
-export function experimentFiles(files: string[]): string[] {
-  return files.length > 0 ? files : globSync(`${EXPERIMENTS_DIR}/*.yaml`).sort();
+/**
+ * The experiment files a command works on: those named, or every file in experiments/ of the
+ * working folder (a project laid out as this one is). With none named and none there, the
+ * command has nothing to run, and rather than write reports of nothing into whatever folder it
+ * was started in, it says so.
+ */
+export function experimentFiles(files: string[], cwd = process.cwd()): string[] {
+  if (files.length > 0) return files;
+  const found = globSync(`${EXPERIMENTS_DIR}/*.yaml`, { cwd }).sort();
+  if (found.length === 0) {
+    throw new UsageError(`no experiment file named, and this folder has no ${EXPERIMENTS_DIR}/*.yaml to run by default: name the experiment files to run`);
+  }
+  return found;
 }
 
 /**

@@ -10,8 +10,9 @@ import {
   recordedExperimentFile,
   resultsFile,
 } from "../../../src/cli/commands/pipeline.js";
-import { RecollectError } from "../../../src/shared/errors.js";
+import { RecollectError, UsageError } from "../../../src/shared/errors.js";
 import { repoPath, useTempDir } from "../../harness/temp-files.js";
+import { userError } from "../../helpers/user-error.js";
 import { conversation, writeJsonl } from "../../datasets/conversations/build.js";
 
 const temp = useTempDir();
@@ -42,6 +43,12 @@ describe("experimentFiles", () => {
     expect(files).toContain("experiments/core.yaml");
     expect(files).toEqual([...files].sort());
     for (const file of files) expect(file).toMatch(/^experiments\/[^/]+\.yaml$/);
+  });
+
+  it("refuses to run nothing: with none named, a folder without experiments/*.yaml is a usage error", () => {
+    const error = userError(() => experimentFiles([], temp.path("no-experiments-here")));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe("no experiment file named, and this folder has no experiments/*.yaml to run by default: name the experiment files to run");
   });
 });
 
