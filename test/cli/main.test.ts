@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markShard } from "../../src/cli/commands/merge.js";
@@ -42,6 +43,8 @@ interface Row {
   says: (box: Sandbox) => string | RegExp;
   /** Run where file permissions apply (see permissionsApply). */
   permissions?: boolean;
+  /** Prepares what the row needs besides files (a full disk), before `run`; says why the row is skipped when it cannot. */
+  setUp?: (box: Sandbox) => { skip: string } | undefined;
   env?: (box: Sandbox) => Record<string, string>;
   /** Runs after the sandbox is committed, e.g. to take a permission away. */
   after?: (box: Sandbox) => void;
@@ -97,6 +100,34 @@ const storeFile = (box: Sandbox, name: string) => {
   return file;
 };
 let tokenizer: Awaited<ReturnType<typeof loadGemmaTokenizer>>;
+/** One line of a conversation file, valid but for what `question` changes in its question. */
+const talk = (question: Record<string, unknown>) => ({
+  id: "c1",
+  sessions: [{ id: "s1", date: "2024-01-05", turns: [{ id: "s1:1", speaker: "Sam", text: "I live in Paris." }] }],
+  questions: [{ id: "q1", text: "Where does Sam live?", evidence: ["s1:1"], ...question }],
+});
+/** Folders with a small tmpfs mounted, unmounted when the table is done. */
+const mounted: string[] = [];
+/**
+ * A real full disk at `dir`: a 64 KiB tmpfs, filled. Mounting needs root and a kernel that
+ * allows it; elsewhere the row is skipped (test/memory/store covers a full disk everywhere).
+ */
+function fillDisk(dir: string): { skip: string } | undefined {
+  if (process.getuid?.() !== 0) return { skip: "mounting a small tmpfs needs root" };
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir], { stdio: "pipe" });
+  } catch (error) {
+    return { skip: `mount -t tmpfs failed here (${String((error as Error).message).split("\n")[0]})` };
+  }
+  mounted.push(dir);
+  try {
+    writeFileSync(join(dir, "filler"), Buffer.alloc(1024 * 1024));
+  } catch {
+    // ENOSPC: the disk is full, as wanted.
+  }
+  return undefined;
+}
 const coreResults = () => readFileSync(repoPath("results/core.json"), "utf8");
 
 const ROWS: Record<string, Row> = {
@@ -312,6 +343,47 @@ const ROWS: Record<string, Row> = {
     ),
     says: () => 'scenarios-bad/dup-id.yaml: at steps[0].remember[1].id: duplicate memory id "a"',
   },
+  // The store refuses these too (test/memory); a scenario names them before any trial runs.
+  "a correction of a memory that does not exist": {
+    run: (box) => (
+      scenario(box, "ghost", "  - remember: { id: x1, kind: semantic, text: Tea, corrects: ghost }", "  - remember: { id: ghost, kind: semantic, text: Coffee }", ASK),
+      over(box, "ghost", "scenarios-bad/ghost.yaml"),
+      ["experiment", "experiments/ghost.yaml"]
+    ),
+    says: () => 'scenarios-bad/ghost.yaml: at steps[0].remember[0].corrects: "ghost" is not a memory written before this step',
+  },
+  "two memories that correct each other in one step": {
+    run: (box) => (
+      scenario(box, "cycle", "  - remember: [{ id: a, kind: semantic, text: Tea, corrects: b }, { id: b, kind: semantic, text: Coffee, corrects: a }]", ASK),
+      over(box, "cycle", "scenarios-bad/cycle.yaml"),
+      ["experiment", "experiments/cycle.yaml"]
+    ),
+    says: () => 'scenarios-bad/cycle.yaml: at steps[0].remember[0].corrects: "b" is not a memory written before this step',
+  },
+  "an empty memory id": {
+    run: (box) => (scenario(box, "empty-id", '  - remember: { id: "", kind: semantic, text: Tea }', ASK), over(box, "empty-id", "scenarios-bad/empty-id.yaml"), ["experiment", "experiments/empty-id.yaml"]),
+    says: () => /^scenarios-bad\/empty-id\.yaml: at steps\[0\]\.remember\[0\]\.id: .+$/,
+  },
+  "a memory id with a NUL in it": {
+    run: (box) => (scenario(box, "nul-id", '  - remember: { id: "a\\0b", kind: semantic, text: Tea }', ASK), over(box, "nul-id", "scenarios-bad/nul-id.yaml"), ["experiment", "experiments/nul-id.yaml"]),
+    says: () => "scenarios-bad/nul-id.yaml: at steps[0].remember[0].id: ids use letters, digits and _ . : - / only",
+  },
+  "an importance of -5": {
+    run: (box) => (scenario(box, "negative", "  - remember: { id: a, kind: semantic, text: Tea, importance: -5 }", ASK), over(box, "negative", "scenarios-bad/negative.yaml"), ["experiment", "experiments/negative.yaml"]),
+    says: () => /^scenarios-bad\/negative\.yaml: at steps\[0\]\.remember\[0\]\.importance: .*>=1/,
+  },
+  "an importance of 1e308": {
+    run: (box) => (scenario(box, "huge-importance", "  - remember: { id: a, kind: semantic, text: Tea, importance: 1e308 }", ASK), over(box, "huge", "scenarios-bad/huge-importance.yaml"), ["experiment", "experiments/huge.yaml"]),
+    says: () => /^scenarios-bad\/huge-importance\.yaml: at steps\[0\]\.remember\[0\]\.importance: .*<=10/,
+  },
+  "an experiment without a description": {
+    run: (box) => (box.write("experiments/bare.yaml", ["name: bare", "scenarios: [../scenarios/stream-example.yaml]", "allowOutside: true", "ablations: [full]", "seeds: [1]"].join("\n")), ["experiment", "experiments/bare.yaml"]),
+    says: () => /^experiments\/bare\.yaml: at description: .*expected string, received undefined$/,
+  },
+  "a scenario without a description": {
+    run: (box) => (box.write("scenarios-bad/bare.yaml", ["name: bare", "steps:", ASK].join("\n")), over(box, "bare-scenario", "scenarios-bad/bare.yaml"), ["experiment", "experiments/bare-scenario.yaml"]),
+    says: () => /^scenarios-bad\/bare\.yaml: at description: .*expected string, received undefined$/,
+  },
   "two scenarios with one name": {
     run: (box) => (
       box.write("scenarios-bad/copy.yaml", readFileSync(repoPath("scenarios/stream-example.yaml"), "utf8")),
@@ -321,7 +393,33 @@ const ROWS: Record<string, Row> = {
     says: () => 'scenarios-bad/copy.yaml: scenario name "stream-example" is used by another scenario of experiments/two-names.yaml',
   },
 
+  // Conversation data files, named with the line.
+  "a numeric category in a conversation file, with JSON's quoting hint": {
+    run: (box) => (
+      validExperiment(box, "numeric-category", "scenarios: []", "dataset: { format: conversations, path: talks.jsonl }"),
+      box.write("experiments/talks.jsonl", `${JSON.stringify(talk({ category: 2 }))}\n`),
+      ["experiment", "experiments/numeric-category.yaml"]
+    ),
+    says: () => 'experiments/talks.jsonl:1: at questions[0].category: expected a string, but got the number 2; write it as a JSON string, e.g. "category": "2"',
+  },
+  "a conversation line over the 64 MiB limit, however well it compresses": {
+    run: (box) => (
+      validExperiment(box, "long-line", "scenarios: []", "dataset: { format: conversations, path: talks.jsonl.gz }"),
+      writeFileSync(box.path("experiments/talks.jsonl.gz"), gzipSync(Buffer.alloc(64 * 2 ** 20 + 1, 0x20))),
+      ["experiment", "experiments/long-line.yaml"]
+    ),
+    says: () => "experiments/talks.jsonl.gz:1: line longer than 64 MiB; a line holds one conversation, and no more",
+  },
+
   // Flags and commands.
+  "experiment with no files, in a folder with no experiments/": {
+    run: () => ["experiment"],
+    says: () => "no experiment file named, and this folder has no experiments/*.yaml to run by default: name the experiment files to run",
+  },
+  "check with no files, in a folder with no experiments/": {
+    run: () => ["check"],
+    says: () => "no experiment file named, and this folder has no experiments/*.yaml to run by default: name the experiment files to run",
+  },
   "--workers 0": { run: () => ["experiment", "--workers", "0"], says: () => '--workers expects a whole number of at least 1, got "0"' },
   "--workers that is not a number": { run: () => ["check", "--workers", "abc"], says: () => '--workers expects a whole number of at least 1, got "NaN"' },
   "--shard outside 1..n": { run: () => ["experiment", "--shard", "3/2"], says: () => '--shard expects i/n with 1 ≤ i ≤ n ≤ 10000, got "3/2"' },
@@ -495,6 +593,11 @@ const ROWS: Record<string, Row> = {
     keeps: "memory.sqlite",
     says: () => /^memory\.sqlite: is a damaged memory store \(SQLite's quick_check: .+\); it was left unchanged: restore it from a copy$/,
   },
+  "a new store on a full disk": {
+    setUp: (box) => fillDisk(box.path("full")),
+    run: () => chat("--db", "full/memory.sqlite"),
+    says: () => "full/memory.sqlite: cannot be written (no space left on the device)",
+  },
   "a store path that ends in a slash": {
     run: () => chat("--db", "new.sqlite/"),
     says: () => 'new.sqlite/: ends in "/", so it names a folder, not a memory store file',
@@ -563,6 +666,11 @@ beforeAll(async () => {
         continue;
       }
       const box = boxes[title]!;
+      const setUp = row.setUp?.(box);
+      if (setUp !== undefined) {
+        outcomes.set(title, { skipped: setUp.skip });
+        continue;
+      }
       const args = row.run(box);
       commitSandbox(box);
       row.after?.(box);
@@ -581,7 +689,10 @@ beforeAll(async () => {
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }, 900_000);
-afterAll(() => double?.stop());
+afterAll(() => {
+  double?.stop();
+  for (const dir of mounted) execFileSync("umount", [dir]);
+});
 
 describe("every bad input is one line and exit 2", () => {
   it("has at least forty rows", () => {
