@@ -39,7 +39,7 @@ export class SavedWork {
     const { trials } = this;
     if (trials === undefined) {
       return this.written.length === 0
-        ? `interrupted before any trial ran; nothing was saved; run it again with \`${this.again}\``
+        ? `interrupted; nothing was saved; run it again with \`${this.again}\``
         : `interrupted after the trials${written}; \`${this.again}\` runs the rest again`;
     }
     if (trials.journal === undefined) return `interrupted while ${trials.experiment} ran; this command keeps no journal, so nothing of it was saved${written}`;

@@ -9,8 +9,8 @@ import { type CliOutcome, commitSandbox, runCli, spawnCli, useSandbox } from "./
 describe("the line Ctrl-C prints", () => {
   const again = "npx recollect experiment experiments/core.yaml";
 
-  it("says that nothing was saved before any trial ran", () => {
-    expect(new SavedWork(again).message()).toBe(`interrupted before any trial ran; nothing was saved; run it again with \`${again}\``);
+  it("says that nothing was saved when the command told it of nothing (before any trial, or a command that keeps no journal)", () => {
+    expect(new SavedWork(again).message()).toBe(`interrupted; nothing was saved; run it again with \`${again}\``);
   });
 
   it("counts the trials the journal holds, names it, and gives the command that resumes", () => {
