@@ -1,7 +1,7 @@
 import yargs, { type Argv } from "yargs";
 import { CLIENT_DEFAULTS, DEFAULT_CHAT_MODEL } from "../model/options.js";
 import { REFLECTION_THRESHOLD } from "../agent/reflection.js";
-import { flagError } from "../shared/errors.js";
+import { flagError, UsageError } from "../shared/errors.js";
 import { checkOutputFolder } from "../shared/output-folder.js";
 import { parseShard, type ShardChoice } from "./shard.js";
 
@@ -162,12 +162,25 @@ const modelOptions = <T>(y: Argv<T>) =>
     .option("timeout-ms", { type: "number", default: CLIENT_DEFAULTS.timeoutMs, describe: "budget of one model call in milliseconds (a first call may load the model)", coerce: positive("--timeout-ms", "milliseconds") })
     .option("max-reply-bytes", { type: "number", default: CLIENT_DEFAULTS.maxReplyBytes, describe: "longest model reply accepted, in bytes; a longer one is stopped", coerce: wholeAtLeast("--max-reply-bytes", 1) });
 
+const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 /** `env` is where `--shard auto` reads its shard: the process's environment, or a test's. */
 export function buildCli(argv: string[], handlers: Handlers, env: Readonly<Record<string, string | undefined>> = process.env): Argv {
   const cli: Argv = yargs(argv)
     .scriptName("recollect")
     .usage("$0 <command> [options]\n\nAn evaluation and ablation harness for agent memory.")
     .strict()
+    // yargs makes a single-valued flag given twice a list, which no handler of one value expects.
+    .middleware((argv) => {
+      // getOptions() is yargs' own record of the options declared, which its typings leave out.
+      const lists = new Set((cli as unknown as { getOptions(): { array: string[] } }).getOptions().array);
+      for (const [key, value] of Object.entries(argv)) {
+        if (Array.isArray(value) && key.length > 1 && !key.includes("-") && key !== "_" && !lists.has(key)) {
+          const flag = `--${kebab(key)}`;
+          throw new UsageError(`${flag} is given ${value.length} times; give it once`, { flag });
+        }
+      }
+    }, true)
     .command("$0", false, (y) => y, () => {
       // No command: show what there is, rather than only that something is missing.
       cli.showHelp((text) => process.stdout.write(`${text}\n`));

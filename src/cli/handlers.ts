@@ -1,6 +1,7 @@
 import { plural } from "../shared/errors.js";
 import type { Handlers } from "./app.js";
 import { EXIT_CODES } from "./exit-codes.js";
+import { againCommand, onInterrupt, SavedWork } from "./interrupt.js";
 import { type Progress, progress } from "./progress.js";
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -8,12 +9,19 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 /**
  * Runs a long command with its progress. The progress writes nothing until the command starts its
  * first phase, after its input files are validated, so a bad file still gets one line alone.
+ * Ctrl-C says what the command saved (it tells `saved` as it goes) and how to go on.
  */
-async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
+async function withProgress<T>(run: (bar: Progress, saved: SavedWork) => Promise<T>): Promise<T> {
   const bar = progress({ log });
+  const saved = new SavedWork(againCommand(process.argv.slice(2), process.env.npm_lifecycle_event));
+  const release = onInterrupt(
+    () => saved.message(),
+    () => bar.stop(),
+  );
   try {
-    return await run(bar);
+    return await run(bar, saved);
   } finally {
+    release();
     bar.stop();
   }
 }
@@ -23,7 +31,7 @@ async function withProgress<T>(run: (bar: Progress) => Promise<T>): Promise<T> {
  * pulls in Vega, and loading every command's dependencies kept even `--help` silent for seconds.
  */
 export const handlers: Handlers = {
-  experiment: (args) => withProgress(async (bar) => (await import("./commands/experiment.js")).experimentCommand(args, bar)),
+  experiment: (args) => withProgress(async (bar, saved) => (await import("./commands/experiment.js")).experimentCommand(args, bar, saved)),
   async check(args) {
     const { review, problems, tolerated } = await withProgress(async (bar) => (await import("./commands/check.js")).checkCommand(args, bar));
     const { printProblems } = await import("./commands/check.js");

@@ -18,10 +18,12 @@ export interface PhaseState {
   initial: number | undefined;
   /** The first step this run finished, and when: the rate is measured from there, after start-up. */
   first: { done: number; at: number } | undefined;
+  /** The latest step this run finished, and when: the rate is measured up to there, never up to now. */
+  last: { done: number; at: number } | undefined;
 }
 
 export function newPhase(label: string, total: number | undefined, unit: string, note: string, at: number): PhaseState {
-  return { label, total, unit, note, startedAt: at, done: 0, initial: undefined, first: undefined };
+  return { label, total, unit, note, startedAt: at, done: 0, initial: undefined, first: undefined, last: undefined };
 }
 
 /** Records an update; the first step finished after the first update starts the rate. */
@@ -29,6 +31,7 @@ export function advance(phase: PhaseState, done: number, note: string | undefine
   if (total !== undefined) phase.total = total;
   phase.initial ??= done;
   if (phase.first === undefined && done > phase.initial) phase.first = { done, at };
+  if (done > (phase.last?.done ?? phase.initial)) phase.last = { done, at };
   phase.done = done;
   if (note !== undefined) phase.note = note;
 }
@@ -38,12 +41,18 @@ export function formatDuration(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 }
 
-/** Time left at the rate since the first finished step; undefined until a second step has finished, and once all have. */
-export function estimateLeft(phase: Pick<PhaseState, "total" | "done" | "first">, now: number): number | undefined {
-  const { total, done, first } = phase;
-  if (total === undefined || done >= total || first === undefined || done <= first.done || now <= first.at) return undefined;
-  const rate = (done - first.done) / (now - first.at);
-  return (total - done) / rate;
+/**
+ * Time left, at the rate between the first and the latest finished step, counted down from the
+ * latest: while no step finishes, the estimate only shrinks (a rate measured up to now would make
+ * it grow), and once it runs out it is not shown until a step finishes again. Undefined until a
+ * second step has finished, and once all have.
+ */
+export function estimateLeft(phase: Pick<PhaseState, "total" | "done" | "first" | "last">, now: number): number | undefined {
+  const { total, done, first, last } = phase;
+  if (total === undefined || done >= total || first === undefined || last === undefined || last.done <= first.done || last.at <= first.at) return undefined;
+  const rate = (last.done - first.done) / (last.at - first.at);
+  const left = (total - last.done) / rate - Math.max(0, now - last.at);
+  return left > 0 ? left : undefined;
 }
 
 /** The words after the count: what runs now, time so far and time left. */

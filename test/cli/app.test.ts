@@ -97,6 +97,14 @@ describe("the command line", () => {
     expect(parsed).toMatchObject([{ command: "experiment", args: { shard: { index: MAX_SHARDS, count: MAX_SHARDS } } }]);
   });
 
+  it("refuses a single-valued flag given twice, and keeps every value of a list flag", async () => {
+    const error = await parseError(["chat", "--message", "hi", "--message", "tea"]);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe("--message is given 2 times; give it once");
+    expect((await parseError(["experiment", "--embedding-cache", "a.db", "--embedding-cache", "b.db"])).message).toBe("--embedding-cache is given 2 times; give it once");
+    expect(await parse(["convert", "locomo", "in.json", "out.jsonl", "--categories", "1", "--categories", "2"])).toMatchObject([{ command: "convert", args: { categories: [1, 2] } }]);
+  });
+
   it("passes check's files and --update", async () => {
     expect(await parse(["check", "e.yaml", "--update", "--workers", "1"])).toEqual([
       { command: "check", args: { files: ["e.yaml"], workers: 1, onSystemError: "stop", update: true, locomo: "data/locomo10.json", acceptLocomoHash: false } },

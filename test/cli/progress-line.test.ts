@@ -31,6 +31,26 @@ describe("a phase's progress line", () => {
     expect(estimateLeft(phase, 9_000)).toBe(5_000);
   });
 
+  it("never lets the estimate grow while no step finishes: it counts down, then is not shown until a step finishes", () => {
+    const phase = newPhase("locomo", 100, "trials", "", 0);
+    advance(phase, 0, undefined, undefined, 0);
+    advance(phase, 1, undefined, undefined, 1_000);
+    advance(phase, 11, undefined, undefined, 11_000);
+    // 10 trials in 10 s: 89 left take 89 s. Then one trial stands still for two minutes.
+    const shown: number[] = [];
+    for (let at = 11_000; at <= 131_000; at += 500) {
+      const left = estimateLeft(phase, at);
+      if (left !== undefined) shown.push(left);
+      expect(phaseLine(phase, at)).toMatch(left === undefined ? /· \d+ (min \d+ )?s$/ : /ETA \d+ (min \d+ )?s$/);
+    }
+    expect(shown[0]).toBe(89_000);
+    expect(shown.every((left, i) => i === 0 || left <= shown[i - 1]!)).toBe(true);
+    expect(estimateLeft(phase, 100_000)).toBeUndefined();
+    // The next trial gives a fresh estimate at the rate up to it.
+    advance(phase, 12, undefined, undefined, 131_000);
+    expect(estimateLeft(phase, 131_000)).toBeCloseTo((88 * 130_000) / 11, 6);
+  });
+
   it("takes the step count when it becomes known", () => {
     const phase = newPhase("reports", undefined, "steps", "reading results", 0);
     advance(phase, 0, "statistics core", 6, 1_000);

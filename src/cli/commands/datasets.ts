@@ -30,7 +30,7 @@ async function importConversationFile(
   dataset: Extract<ResolvedDataset, { format: "conversations" }>,
   protocol: ProtocolSettings,
 ): Promise<DatasetScenarios> {
-  const { scenarios, stats, sha256 } = await importConversations(dataset.file, {
+  const { scenarios, stats, notices, sha256 } = await importConversations(dataset.file, {
     categories: dataset.categories,
     observations: dataset.observations,
     protocol,
@@ -39,6 +39,7 @@ async function importConversationFile(
     scenarios: scenarios.map((spec) => ({ spec, origin: `${dataset.file} (conversation ${spec.name})`, sha256 })),
     datasets: [{ name: `${dataset.recorded} (conversation JSON Lines)`, sha256, path: dataset.recorded }],
     importStats: { ...stats },
+    warnings: notices,
   };
 }
 

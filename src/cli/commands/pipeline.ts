@@ -15,6 +15,7 @@ import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
 import type { DataArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
+import { UsageError } from "../../shared/errors.js";
 import { datasetResolver, missingDataset } from "./datasets.js";
 
 export const EXPERIMENTS_DIR = "experiments";
@@ -48,9 +49,19 @@ export function outputFor(file: string, out: string | undefined, cwd = process.c
 
 export const resultsFile = (name: string, dir = ".") => join(dir, RESULTS_DIR, `${name}.json`);
 
-/** The experiment files a command works on: those named, or every file in experiments/. */
-export function experimentFiles(files: string[]): string[] {
-  return files.length > 0 ? files : globSync(`${EXPERIMENTS_DIR}/*.yaml`).sort();
+/**
+ * The experiment files a command works on: those named, or every file in experiments/ of the
+ * working folder (a project laid out as this one is). With none named and none there, the
+ * command has nothing to run, and rather than write reports of nothing into whatever folder it
+ * was started in, it says so.
+ */
+export function experimentFiles(files: string[], cwd = process.cwd()): string[] {
+  if (files.length > 0) return files;
+  const found = globSync(`${EXPERIMENTS_DIR}/*.yaml`, { cwd }).sort();
+  if (found.length === 0) {
+    throw new UsageError(`no experiment file named, and this folder has no ${EXPERIMENTS_DIR}/*.yaml to run by default: name the experiment files to run`);
+  }
+  return found;
 }
 
 /**
@@ -92,15 +103,25 @@ export async function loadRuns(args: DataArgs & { files: string[]; out?: string 
   return runs;
 }
 
-/** One line on what a dataset import read and repaired, or nothing for an experiment without one. */
-export function importLine(experiment: Experiment): string | undefined {
-  const stats = importStatsSchema.safeParse(experiment.importStats);
-  if (!stats.success) return undefined;
-  const s = stats.data;
-  return (
-    `${experiment.spec.name}: imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
-    `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`
-  );
+/**
+ * One line per distinct dataset import on what it read and repaired, keyed by the first run that
+ * uses it. The runs of one file (one per ask protocol), and files over the same data, import it
+ * alike, so the line is printed once, naming every run it serves, rather than once per run.
+ */
+export function importLines(experiments: readonly Experiment[]): Map<Experiment, string> {
+  const groups = new Map<string, { first: Experiment; names: string[]; summary: string }>();
+  for (const experiment of experiments) {
+    const stats = importStatsSchema.safeParse(experiment.importStats);
+    if (!stats.success) continue;
+    const s = stats.data;
+    const summary =
+      `imported ${s.conversations} conversations (turns: ${s.turns}, observations: ${s.observations}), ` +
+      `asking ${s.asked} of ${s.questions} questions in ${s.scenarios} scenarios; ${repairSummary(s)}`;
+    const key = JSON.stringify([experiment.datasets.map((d) => d.sha256), summary]);
+    const group = groups.get(key) ?? groups.set(key, { first: experiment, names: [], summary }).get(key)!;
+    group.names.push(experiment.spec.name);
+  }
+  return new Map([...groups.values()].map(({ first, names, summary }) => [first, `${names.join(", ")}: ${summary}`]));
 }
 
 /**
@@ -142,7 +163,8 @@ async function runWith(experiment: Experiment, options: RunOptions, bar: Progres
   const trials = await runTrials(experiment, {
     ...options,
     tokenizer: counter,
-    onProgress: (done, total) => {
+    onProgress: (done, total, trial) => {
+      options.onProgress?.(done, total, trial);
       // Until a trial of this run finishes, the workers are still starting.
       before ??= done;
       bar.update(done, done > before ? "" : "starting workers", total);

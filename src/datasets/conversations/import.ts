@@ -8,6 +8,8 @@ import { conversationToScenario, type ScenarioOptions } from "./to-scenario.js";
 export interface ImportedScenarios {
   scenarios: ScenarioSpec[];
   stats: ImportStats;
+  /** Every case of a repair that the stats only count, one line each, naming the file, line and question. */
+  notices: string[];
 }
 
 export interface ImportedFile extends ImportedScenarios {
@@ -19,11 +21,13 @@ export interface ImportedFile extends ImportedScenarios {
 export class ScenarioCollector {
   readonly scenarios: ScenarioSpec[] = [];
   readonly stats = emptyImportStats();
+  private readonly notices: string[] = [];
 
   constructor(private readonly options: ScenarioOptions) {}
 
-  add(conversation: Conversation): void {
-    const scenario = conversationToScenario(conversation, this.options, this.stats);
+  /** `where` says where the conversation was read, such as "talks.jsonl:3", for the notices. */
+  add(conversation: Conversation, where: string): void {
+    const scenario = conversationToScenario(conversation, this.options, this.stats, { where, lines: this.notices });
     if (scenario !== undefined) this.scenarios.push(scenario);
   }
 
@@ -38,7 +42,7 @@ export class ScenarioCollector {
           : `no question${chosen} is left to ask: none has evidence that names an imported turn`,
       );
     }
-    return { scenarios: this.scenarios, stats: this.stats };
+    return { scenarios: this.scenarios, stats: this.stats, notices: this.notices };
   }
 }
 
@@ -50,6 +54,6 @@ export async function importConversations(file: string, options: ScenarioOptions
   const display = options.display ?? file;
   const source = readConversations(file, display);
   const collector = new ScenarioCollector(options);
-  for await (const { conversation } of source.conversations) collector.add(conversation);
+  for await (const { where, conversation } of source.conversations) collector.add(conversation, where);
   return { ...collector.result(display), sha256: source.sha256() };
 }

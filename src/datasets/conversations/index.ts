@@ -5,6 +5,6 @@ export { conversationJsonSchema } from "./json-schema.js";
 export { MAX_LINE_BYTES } from "./lines.js";
 export { readConversations } from "./read.js";
 export { type Conversation, conversationSchema, type Question, type Session } from "./schema.js";
-export { emptyImportStats, type ImportStats, importStatsSchema, REPAIRS, repairSummary, type RepairKey } from "./stats.js";
+export { emptyImportStats, type ImportStats, importStatsSchema, listedRepairs, REPAIRS, repairCount, repairSummary, type RepairKey } from "./stats.js";
 export { conversationToScenario, type ScenarioOptions } from "./to-scenario.js";
 export { type ConversationInput, writeConversations } from "./write.js";

@@ -14,9 +14,9 @@ import { DISTRACTOR_PREFIX, writeBackId } from "../../harness/scenario/validate.
  * Ids become scenario names, scopes and memory ids, and an observation lists its source turns
  * comma-separated, so ids keep to the scenario files' alphabet.
  */
-const idSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_.:\-/]+$/, "ids use letters, digits and _ . : - / only");
+export const ID_PATTERN = /^[A-Za-z0-9_.:\-/]+$/;
+export const ID_RULE = "ids use letters, digits and _ . : - / only";
+const idSchema = z.string().regex(ID_PATTERN, ID_RULE);
 
 /** ISO 8601 with a timezone (Z or ±hh:mm), or a bare date (taken as midnight UTC). */
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
@@ -71,8 +71,12 @@ export const questionSchema = z
   .object({
     id: idSchema,
     text: z.string().refine((text) => text.trim() !== "", "a question needs text"),
-    /** Ids of the turns that answer it: its gold memories. */
-    evidence: z.array(idSchema).describe("Ids of the turns that answer it: its gold memories"),
+    /**
+     * Ids of the turns that answer it: its gold memories. Real data writes several in one string
+     * ("D1:11; D3:18") or a range ("D12:3-D12:5"); such a string names no turn, so, like an id of a
+     * turn that does not exist, it is dropped and counted rather than refused.
+     */
+    evidence: z.array(z.string()).describe("Ids of the turns that answer it: its gold memories; a string that is not an id is dropped and counted"),
     /** A label to break metrics down by. */
     category: z.string().min(1).optional().describe("A label to break metrics down by"),
     /** The expected answer, or a list of accepted alternatives. */

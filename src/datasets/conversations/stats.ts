@@ -5,12 +5,18 @@ import { z } from "zod";
  * rendered as the import table of the report, so a reader sees every repair the data needed.
  */
 
-/** Each repair the importer makes, in the order the import table lists them. */
+/**
+ * Each repair the importer makes, in the order the import table lists them. A repair marked
+ * `whenNeeded` came after results were first recorded: it is recorded, and listed, only when the
+ * data needed it, so results of data that never did (LoCoMo's converter splits its own evidence
+ * strings) read the same as before it existed.
+ */
 export const REPAIRS = [
   { key: "sessionsOutOfOrder", what: "sessions dated before a session listed earlier", done: "played in date order, file order on ties" },
   { key: "emptyTurns", what: "empty turns", done: "skipped" },
   { key: "emptyObservations", what: "empty observations", done: "skipped" },
   { key: "unknownObservationSources", what: "observation sources that name no imported turn", done: "dropped from the observation's sources" },
+  { key: "malformedEvidence", what: "evidence that is not an id (such as several ids in one string)", done: "dropped", whenNeeded: true },
   { key: "unknownEvidence", what: "evidence ids that name no imported turn", done: "dropped" },
   { key: "duplicateEvidence", what: "evidence ids listed twice in one question", done: "kept once" },
   { key: "questionsWithoutEvidence", what: "questions left with no evidence", done: "not asked" },
@@ -20,6 +26,7 @@ export const REPAIRS = [
 
 export type RepairKey = (typeof REPAIRS)[number]["key"];
 const repairKeys = REPAIRS.map((r) => r.key) as [RepairKey, ...RepairKey[]];
+const whenNeeded = (repair: (typeof REPAIRS)[number]) => "whenNeeded" in repair && repair.whenNeeded;
 
 /** How many repaired items are quoted per repair. */
 export const REPAIR_EXAMPLES = 5;
@@ -47,7 +54,7 @@ export const importStatsSchema = z.object({
   notChosen: count,
   /** Questions and asks per category label, for the chosen categories. */
   categories: z.record(z.string(), z.object({ questions: count, asked: count })),
-  repairs: z.object(Object.fromEntries(repairKeys.map((key) => [key, count])) as Record<RepairKey, typeof count>),
+  repairs: z.object(Object.fromEntries(REPAIRS.map((r) => [r.key, whenNeeded(r) ? count.optional() : count])) as Record<RepairKey, z.ZodOptional<typeof count>>),
   /** Conversations with at least one session out of date order. */
   conversationsOutOfOrder: count,
   /** The first few repaired items of each repair, such as `conv-3 q2: "s9:1"`. */
@@ -66,7 +73,7 @@ export function emptyImportStats(): ImportStats {
     asked: 0,
     notChosen: 0,
     categories: {},
-    repairs: Object.fromEntries(repairKeys.map((key) => [key, 0])) as Record<RepairKey, number>,
+    repairs: Object.fromEntries(REPAIRS.filter((r) => !whenNeeded(r)).map((r) => [r.key, 0])),
     conversationsOutOfOrder: 0,
     examples: {},
   };
@@ -74,13 +81,22 @@ export function emptyImportStats(): ImportStats {
 
 /** Counts `n` repairs of one kind, quoting the first few. */
 export function countRepair(stats: ImportStats, key: RepairKey, example: string, n = 1): void {
-  stats.repairs[key] += n;
+  stats.repairs[key] = (stats.repairs[key] ?? 0) + n;
   const examples = (stats.examples[key] ??= []);
   if (examples.length < REPAIR_EXAMPLES) examples.push(example);
 }
 
 /** "repaired empty turns: 2 (skipped); askedAt before the last session: 1 (asked after the last session)", or "no repairs". */
 export function repairSummary(stats: ImportStats): string {
-  const done = REPAIRS.filter((r) => stats.repairs[r.key] > 0).map((r) => `${r.what}: ${stats.repairs[r.key]} (${r.done})`);
+  const done = REPAIRS.filter((r) => repairCount(stats, r.key) > 0).map((r) => `${r.what}: ${repairCount(stats, r.key)} (${r.done})`);
   return done.length === 0 ? "no repairs" : `repaired ${done.join("; ")}`;
+}
+
+export function repairCount(stats: ImportStats, key: RepairKey): number {
+  return stats.repairs[key] ?? 0;
+}
+
+/** The repairs the import table lists: every one that is always checked, and the others that the data needed. */
+export function listedRepairs(stats: ImportStats): (typeof REPAIRS)[number][] {
+  return REPAIRS.filter((r) => !whenNeeded(r) || repairCount(stats, r.key) > 0);
 }

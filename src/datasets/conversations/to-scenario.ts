@@ -1,6 +1,6 @@
 import type { AskSpec, MemorySpec, ScenarioSpec, StepSpec } from "../../harness/scenario/schema.js";
 import { askTime, type ProtocolSettings } from "./ask-time.js";
-import { type Conversation, parseIsoTime, type Question, type Session } from "./schema.js";
+import { type Conversation, ID_PATTERN, ID_RULE, parseIsoTime, type Question, type Session } from "./schema.js";
 import { countRepair, type ImportStats, NO_CATEGORY } from "./stats.js";
 
 /**
@@ -29,8 +29,18 @@ interface DatedSession {
 
 type Event = { time: number; session: DatedSession } | { time: number; ask: AskSpec };
 
-/** Returns the scenario, or undefined when no question is left to ask (counted as a repair). */
-export function conversationToScenario(conversation: Conversation, options: ScenarioOptions, stats: ImportStats): ScenarioSpec | undefined {
+/** Where a conversation was read ("talks.jsonl:3"), and the list that every repaired case goes to in full, one line each. */
+export interface Notices {
+  where: string;
+  lines: string[];
+}
+
+/**
+ * Returns the scenario, or undefined when no question is left to ask (counted as a repair). Stats
+ * quote a few cases of each repair; evidence that is not an id is also listed in full on `notices`,
+ * since each case is a fault in the file that its author will want to fix.
+ */
+export function conversationToScenario(conversation: Conversation, options: ScenarioOptions, stats: ImportStats, notices?: Notices): ScenarioSpec | undefined {
   // Repairs are quoted by conversation id, which is unique in a file.
   const where = conversation.id;
   const withObservations = options.observations ?? true;
@@ -43,8 +53,10 @@ export function conversationToScenario(conversation: Conversation, options: Scen
 
   const events: Event[] = sessions.map((session) => ({ time: session.time, session }));
   let asked = 0;
-  for (const question of conversation.questions) {
-    const ask = askFor(question, turnIds, options, stats, where);
+  for (const [index, question] of conversation.questions.entries()) {
+    const ask = askFor(question, turnIds, options, stats, where, (e, id) =>
+      notices?.lines.push(`${notices.where}: at questions[${index}].evidence[${e}]: ${JSON.stringify(id)} is not an id (${ID_RULE}); dropped from the evidence of question ${question.id}`),
+    );
     if (ask === undefined) continue;
     const newestEvidence = Math.max(...ask.expect.map((id) => turnTime.get(id)!));
     const time = askTime(question, { lastSession, newestEvidence, conversation: conversation.id }, protocol);
@@ -163,6 +175,7 @@ function askFor(
   options: ScenarioOptions,
   stats: ImportStats,
   where: string,
+  malformed: (index: number, id: string) => void,
 ): AskSpec | undefined {
   const category = question.category ?? NO_CATEGORY;
   if (options.categories !== undefined && !options.categories.includes(category)) {
@@ -174,8 +187,11 @@ function askFor(
   stats.questions += 1;
 
   const evidence: string[] = [];
-  for (const id of question.evidence) {
-    if (!turnIds.has(id)) countRepair(stats, "unknownEvidence", `${where} ${question.id}: "${id}"`);
+  for (const [i, id] of question.evidence.entries()) {
+    if (!ID_PATTERN.test(id)) {
+      countRepair(stats, "malformedEvidence", `${where} ${question.id}: ${JSON.stringify(id)}`);
+      malformed(i, id);
+    } else if (!turnIds.has(id)) countRepair(stats, "unknownEvidence", `${where} ${question.id}: "${id}"`);
     else if (evidence.includes(id)) countRepair(stats, "duplicateEvidence", `${where} ${question.id}: "${id}"`);
     else evidence.push(id);
   }

@@ -53,7 +53,7 @@ export function toScenarios(samples: readonly LocomoSample[], options: ToScenari
     credit: LOCOMO_CREDIT,
     ...(options.protocol === undefined ? {} : { protocol: options.protocol }),
   });
-  for (const sample of samples) collector.add(conversationSchema.parse(locomoToConversation(sample, conversion)));
+  for (const sample of samples) collector.add(conversationSchema.parse(locomoToConversation(sample, conversion)), `the LoCoMo data (sample ${sample.sampleId})`);
   const { scenarios, stats } = collector.result("the LoCoMo data");
   return { scenarios, stats, conversion };
 }

@@ -47,6 +47,8 @@ export interface DatasetScenarios {
   scenarios: Scenario[];
   datasets: { name: string; sha256: string; note?: string; path?: string }[];
   importStats?: Record<string, unknown>;
+  /** What the import repaired, case by case, for the reader of the file (see Experiment.warnings). */
+  warnings?: string[];
 }
 
 /** A dataset as the experiment names it, with its file (if it names one) found. */
@@ -247,12 +249,14 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
     const scenarios = files.map(loadScenario);
     let datasets: DatasetScenarios["datasets"] = [];
     let importStats: Record<string, unknown> | undefined;
+    let importWarnings: string[] = [];
     if (dataset) {
       if (!importDataset) throw fileError(file, "at dataset: this command cannot import datasets");
       const imported = await importDataset(dataset, file, { protocol: run.protocol ?? "end", seed: run.askSeed });
       scenarios.push(...imported.scenarios);
       datasets = imported.datasets;
       importStats = imported.importStats;
+      importWarnings = imported.warnings ?? [];
     }
     runs.push(
       assemble(file, { ...spec, name: run.name }, ablations, scenarios, datasets, importStats, {
@@ -261,7 +265,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
         ...(sweep === undefined ? {} : { sweep }),
         ...(preset.text === undefined ? {} : { presetText: preset.text }),
         systemFiles,
-        warnings,
+        warnings: [...warnings, ...importWarnings],
       }),
     );
   }

@@ -26,6 +26,8 @@ export interface RunOptions {
   /** Run only shard `index` of `count` (1-based), for splitting a grid across machines. */
   shard?: { index: number; count: number };
   onProgress?: (done: number, total: number, trial: Trial | undefined) => void;
+  /** Told, before any trial runs, how many of the run's trials its journal already holds (only when some). */
+  onResume?: (journalled: number, total: number, journal: string) => void;
   /** Told about journal lines that are skipped because they are damaged; the run goes on. */
   onWarning?: (message: string) => void;
   /** Prices memory lines; the pinned Gemma tokenizer by default. Each distinct line is counted once per run. */
@@ -102,6 +104,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   }
   const pending = inputs.filter((input) => !done.has(inputKey(input)));
   let finished = inputs.length - pending.length;
+  if (finished > 0) options.onResume?.(finished, inputs.length, journal!.file);
 
   const complete = (trial: Trial) => {
     journal?.append(trial);

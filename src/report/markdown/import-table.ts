@@ -1,4 +1,4 @@
-import { importStatsSchema, REPAIRS } from "../../datasets/conversations/index.js";
+import { importStatsSchema, listedRepairs, repairCount } from "../../datasets/conversations/index.js";
 import type { ExperimentView } from "./section-providers.js";
 import { code, escapeMarkdown } from "./escape.js";
 import { markdownTable } from "./table.js";
@@ -26,8 +26,8 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
     "",
     markdownTable(
       ["Repair", "What the importer did", { header: "Count", align: "right" }, "Examples"],
-      REPAIRS.map((repair) => {
-        const n = stats.repairs[repair.key];
+      listedRepairs(stats).map((repair) => {
+        const n = repairCount(stats, repair.key);
         const count = repair.key === "sessionsOutOfOrder" && n > 0 ? `${n} in ${plural(stats.conversationsOutOfOrder, "conversation")}` : String(n);
         return [repair.what, repair.done, count, (stats.examples[repair.key] ?? []).map(code).join(", ")];
       }),

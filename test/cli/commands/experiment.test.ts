@@ -115,8 +115,9 @@ describe("recollect experiment, killed with SIGKILL and run again", () => {
     const counts = rerun.stderr.split("\n").flatMap((line) => new RegExp(`^${NAME}: (\\d+/\\d+ trials)`).exec(line)?.[1] ?? []);
     expect(counts[0]).toBe(`${linesAtKill}/${TRIALS} trials`);
     expect(counts.at(-1)).toBe(`${TRIALS}/${TRIALS} trials`);
-    expect(rerun.stdout).toContain(`${NAME}: ${TRIALS} trials in `);
-    expect(rerun.stdout).toContain(`results/${NAME}.json written`);
+    // It says that it resumes, and counts only the trials it ran itself.
+    expect(rerun.stdout).toMatch(new RegExp(`^${NAME}: resuming an interrupted run: ${linesAtKill} of ${TRIALS} trials are done \\(\\.recollect/journal/[^)]+\\.ndjson\\); running the other ${TRIALS - linesAtKill}$`, "m"));
+    expect(rerun.stdout).toMatch(new RegExp(`^${NAME}: ${TRIALS - linesAtKill} trials? in \\d+\\.\\d s \\(and ${linesAtKill} done before, from the journal\\); results/${NAME}\\.json written$`, "m"));
     // The reports are regenerated from the sandbox's results, in the sandbox.
     expect(rerun.stdout).toMatch(/^reports: wrote .*EVALUATION\.md/m);
     expect(existsSync(sandbox.path("EVALUATION.md"))).toBe(true);

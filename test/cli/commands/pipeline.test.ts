@@ -2,14 +2,18 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   experimentFiles,
+  importLines,
   isProjectExperiment,
   loadOrSkip,
+  loadRuns,
   outputFor,
   recordedExperimentFile,
   resultsFile,
 } from "../../../src/cli/commands/pipeline.js";
-import { RecollectError } from "../../../src/shared/errors.js";
+import { RecollectError, UsageError } from "../../../src/shared/errors.js";
 import { repoPath, useTempDir } from "../../harness/temp-files.js";
+import { userError } from "../../helpers/user-error.js";
+import { conversation, writeJsonl } from "../../datasets/conversations/build.js";
 
 const temp = useTempDir();
 const scenario = JSON.stringify(repoPath("scenarios/stream-example.yaml"));
@@ -39,6 +43,12 @@ describe("experimentFiles", () => {
     expect(files).toContain("experiments/core.yaml");
     expect(files).toEqual([...files].sort());
     for (const file of files) expect(file).toMatch(/^experiments\/[^/]+\.yaml$/);
+  });
+
+  it("refuses to run nothing: with none named, a folder without experiments/*.yaml is a usage error", () => {
+    const error = userError(() => experimentFiles([], temp.path("no-experiments-here")));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe("no experiment file named, and this folder has no experiments/*.yaml to run by default: name the experiment files to run");
   });
 });
 
@@ -85,5 +95,28 @@ describe("where an experiment's outputs go", () => {
   it("records the experiment file relative to the project, or by its name alone, never with a machine's folders", () => {
     expect(recordedExperimentFile(join(cwd, "experiments/core.yaml"), cwd)).toBe("experiments/core.yaml");
     expect(recordedExperimentFile(resolve("/somewhere/else/bench.yaml"), cwd)).toBe("bench.yaml");
+  });
+});
+
+describe("importLines", () => {
+  const talks = [conversation("a"), conversation("b", { questions: [{ id: "q1", text: "Who?", evidence: ["s1:1", "s9:9"], category: "multi-hop" }] })];
+  writeJsonl(temp, "imports/talks.jsonl", talks);
+  const importing = (name: string, ...lines: string[]) =>
+    temp.write(`imports/${name}.yaml`, [`name: ${name}`, "description: imports talks.jsonl", "ablations: [full]", "seeds: [1]", ...lines].join("\n"));
+  const both = importing("both", "dataset: { format: conversations, path: talks.jsonl, protocols: [end, online] }");
+  const again = importing("again", "dataset: { format: conversations, path: talks.jsonl }");
+  const fewer = importing("fewer", "dataset: { format: conversations, path: talks.jsonl, categories: [single-hop] }");
+
+  it("says once what an import read and repaired, naming every run it serves, however many runs and files share it", async () => {
+    const runs = (await loadRuns({ files: [both, again, fewer], ...absentData }, () => {})).map((run) => run.loaded);
+    const experiments = runs.flatMap((run) => ("skipped" in run ? [] : [run]));
+    expect(experiments.map((e) => e.spec.name)).toEqual(["both-end", "both-online", "again", "fewer"]);
+    const lines = importLines(experiments);
+    expect([...lines.keys()].map((e) => e.spec.name)).toEqual(["both-end", "fewer"]);
+    expect([...lines.values()]).toEqual([
+      "both-end, both-online, again: imported 2 conversations (turns: 6, observations: 2), asking 2 of 2 questions in 2 scenarios; " +
+        "repaired evidence ids that name no imported turn: 1 (dropped)",
+      "fewer: imported 2 conversations (turns: 3, observations: 1), asking 1 of 1 questions in 1 scenarios; repaired conversations left with no question: 1 (not run)",
+    ]);
   });
 });

@@ -26,4 +26,32 @@ describe("importConversations", () => {
     const none = await importConversations(other, { categories: ["temporal"] }).catch((e: unknown) => e);
     expect((none as RecollectError).message).toBe(`${other}: holds no question of the chosen categories (temporal) to ask`);
   });
+
+  it("drops and counts evidence that is not an id, listing every case with its file, line, question and string", async () => {
+    const many = conversation("a", {
+      questions: [
+        { id: "q1", text: "Which?", evidence: ["s1:1; s2:1"] },
+        { id: "q2", text: "When?", evidence: ["s1:1", "s1:1 - s1:2", "s2:1"] },
+      ],
+    });
+    const path = writeJsonl(temp, "malformed.jsonl", [conversation("ok"), many]);
+    const { scenarios, stats, notices } = await importConversations(path);
+    const rule = "is not an id (ids use letters, digits and _ . : - / only)";
+    expect(notices).toEqual([
+      `${path}:2: at questions[0].evidence[0]: "s1:1; s2:1" ${rule}; dropped from the evidence of question q1`,
+      `${path}:2: at questions[1].evidence[1]: "s1:1 - s1:2" ${rule}; dropped from the evidence of question q2`,
+    ]);
+    expect(stats.repairs.malformedEvidence).toBe(2);
+    expect(stats.examples.malformedEvidence).toEqual(['a q1: "s1:1; s2:1"', 'a q2: "s1:1 - s1:2"']);
+    // q1 kept no evidence, so it is not asked; q2 is asked with what was left.
+    expect(stats.repairs.questionsWithoutEvidence).toBe(1);
+    const asks = scenarios[1]!.steps.flatMap((step) => (step.ask ? [step.ask] : []));
+    expect(asks.map((ask) => [ask.id, ask.expect])).toEqual([["q2", ["s1:1", "s2:1"]]]);
+  });
+
+  it("records no count of evidence that is not an id for data that has none", async () => {
+    const { stats, notices } = await importConversations(writeJsonl(temp, "clean.jsonl", [conversation("a")]));
+    expect(notices).toEqual([]);
+    expect("malformedEvidence" in stats.repairs).toBe(false);
+  });
 });

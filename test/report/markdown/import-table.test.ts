@@ -38,11 +38,17 @@ describe("the import table of EVALUATION.md", () => {
     );
   });
 
-  it("lists every repair, done or not, with its count and examples", () => {
-    const rows = importSection(undefined, view(stats()))
-      .split("\n")
-      .filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
-    expect(rows).toHaveLength(REPAIRS.length);
+  it("lists every repair, done or not, with its count and examples; evidence that is not an id only when some was", () => {
+    const rowsOf = (s: ReturnType<typeof stats>) =>
+      importSection(undefined, view(s))
+        .split("\n")
+        .filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
+    const malformed = REPAIRS.find((r) => r.key === "malformedEvidence")!.what;
+    const rows = rowsOf(stats());
+    expect(rows.map((row) => row.split("|")[1]!.trim())).toEqual(REPAIRS.filter((r) => r.what !== malformed).map((r) => r.what));
+    const needed = stats();
+    countRepair(needed, "malformedEvidence", 'c2 q2: "D1:11; D3:18"');
+    expect(rowsOf(needed).find((row) => row.startsWith(`| ${malformed} `))!.split("|").map((c) => c.trim()).slice(3, 5)).toEqual(["1", '`c2 q2: "D1:11; D3:18"`']);
     const cells = (what: string) => rows.find((row) => row.startsWith(`| ${what} `))!.split("|").map((c) => c.trim());
     expect(cells("sessions dated before a session listed earlier").slice(3, 5)).toEqual(["1 in 1 conversation", "`c1 s2: 2024-01-01`"]);
     expect(cells("evidence ids that name no imported turn").slice(3, 5)).toEqual(["2", '`c2 q1: "s9:9"`, `c3 q4: "x"`']);
