@@ -18,7 +18,9 @@ export interface CompareOptions extends Structure {
   level?: number;
   /**
    * The bounds every value lies in, e.g. [0, 1] for recall; differences then lie in [−1, 1], and
-   * a clustered interval is clipped to that and nothing narrower.
+   * a clustered interval is clipped to that and nothing narrower. Without them, the range the
+   * observed values span stands in, so that an interval the test cannot narrow (too few
+   * clusters to reject anything) is wide but finite.
    */
   bounds?: readonly [number, number];
   /** The two-sided level the minimum detectable effect is computed at (a family's corrected α); 0.05 by default. */
@@ -88,8 +90,8 @@ export function compareToBaseline(
   if (hasStructure(options)) {
     const reduce = (values: readonly number[]) => reduceToClusters("compareToBaseline", values, options);
     const data = reduce(diffs);
-    const { bounds } = options;
-    const test = clusteredTest(data, options.level ?? 0.95, bounds && [bounds[0] - bounds[1], bounds[1] - bounds[0]]);
+    const [low, high] = options.bounds ?? observedRange(baseline, ablation);
+    const test = clusteredTest(data, options.level ?? 0.95, [low - high, high - low]);
     const mdeAlpha = options.mdeAlpha ?? 0.05;
     const detectable = test.se > 0 && test.smallestP < mdeAlpha;
     return {
@@ -128,6 +130,16 @@ export function compareToBaseline(
     p: test.p,
     ...winsTiesLosses(diffs),
   };
+}
+
+function observedRange(a: readonly number[], b: readonly number[]): [number, number] {
+  let low = 0;
+  let high = 0;
+  for (const v of [...a, ...b]) {
+    low = Math.min(low, v);
+    high = Math.max(high, v);
+  }
+  return [low, high];
 }
 
 function winsTiesLosses(diffs: readonly number[] | Float64Array): { wins: number; ties: number; losses: number } {

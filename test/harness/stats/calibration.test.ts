@@ -166,9 +166,13 @@ describe(`compareToBaseline and bootstrapMeanCI under clustered nulls (${SIMULAT
         expectWithin(share(runs().map((r) => r.coversDifference)), coverage);
       });
       if (named.design.binary) {
-        // The summary's interval of each ablation's own mean recall: 0/1 values, true mean 0.43.
-        it(`covers the ablation's true mean with bootstrapMeanCI's 95% interval in ${percent(coverage)} of data sets`, () => {
-          expectWithin(share(runs().map((r) => r.coversAblationMean)), coverage);
+        // The summary's interval of each ablation's own mean recall: 0/1 values, true mean 0.43,
+        // bounded in [0, 1], so the clustered Wilson interval. Its effective sample size makes it
+        // up to a point more conservative than the t interval with 8 unequal clusters (97.7% in
+        // the full run), so its band allows 3 points above nominal and the usual 1.5 below.
+        const bounded = { lo: coverage.lo, hi: shareBand(0.95, 0.03, SIMULATIONS.nulls).hi };
+        it(`covers the ablation's true mean with bootstrapMeanCI's 95% interval in ${percent(bounded)} of data sets`, () => {
+          expectWithin(share(runs().map((r) => r.coversAblationMean)), bounded);
         });
       }
     });
@@ -266,9 +270,9 @@ describe("exact specifications of the sign-flip test at the edges", () => {
  * Eight clusters of 4–100 asks (Bell–McCaffrey df about 2.6), five seeds, most asks answered the
  * same under every seed, and a cluster effect of sd 0.7 on the logit scale: the rates of the
  * clusters differ as conversations' do. The symmetric t interval covers 90% (p = 0.05) and 92%
- * (p = 0.85) of the time here; the clustered Wilson interval must cover at least 93%. It may cover
- * more (about 99% at p = 0.05): near a bound, a score interval with an effective sample size is
- * conservative, which costs width, not trust.
+ * (p = 0.85) of the time here; the clustered Wilson interval must cover at least 93% (the full
+ * run: 96% and 94%). It may cover more: near a bound, a score interval with an effective sample
+ * size leans conservative, which costs width, not trust.
  */
 const EDGE_SIZES = [4, 6, 10, 16, 24, 40, 60, 100];
 
