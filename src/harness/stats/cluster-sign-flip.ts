@@ -37,7 +37,8 @@ export interface ClusterSignFlip {
  * When α ≤ 2 / 2^C no data can be rejected (too few clusters): the interval is `range`, the
  * bounds the mean can take, or unbounded without them. With more than EXACT_CLUSTER_MAX clusters
  * the caller must have found that the clusters all agree (T_c = n_c·mean, a zero cluster-robust
- * se): that case has a closed form, p = 2 / 2^C and the interval the mean itself.
+ * se): that case has a closed form, p = 2 / 2^C and the interval the mean itself. α = 0 accepts
+ * every δ, so it asks for p alone and skips the sorting the interval costs.
  */
 export function clusterSignFlip(
   data: ClusteredValues,

@@ -32,9 +32,7 @@ export function clusteredTest(
   range: readonly [number, number] = [-Infinity, Infinity],
 ): ClusteredTest {
   const robust = clusterRobustMean(data);
-  if (data.nClusters <= EXACT_CLUSTER_MAX || robust.se === 0) {
-    return { ...robust, ...clusterSignFlip(data, 1 - level, range), method: "exact-sign-flip" };
-  }
+  if (exactDecides(data, robust)) return { ...robust, ...clusterSignFlip(data, 1 - level, range), method: "exact-sign-flip" };
   const half = tCritical(level, robust.df) * robust.se;
   return {
     ...robust,
@@ -44,4 +42,17 @@ export function clusteredTest(
     method: "cr2-t",
     smallestP: Number.MIN_VALUE,
   };
+}
+
+/**
+ * The p of clusteredTest alone, without inverting the exact test for an interval: the letters
+ * test every pair of ablations in every column and need only p.
+ */
+export function clusteredP(data: ClusteredValues): number {
+  const robust = clusterRobustMean(data);
+  return exactDecides(data, robust) ? clusterSignFlip(data, 0).p : clusterRobustP(robust);
+}
+
+function exactDecides(data: ClusteredValues, robust: ClusterRobustMean): boolean {
+  return data.nClusters <= EXACT_CLUSTER_MAX || robust.se === 0;
 }

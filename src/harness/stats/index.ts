@@ -45,7 +45,7 @@ export { createRng, forkByData, sampleNormal, toRng, type Rng, type Seed } from 
 export { type ClusteredValues, type Labels, reduceToClusters, type Structure } from "./clusters.js";
 export { bellMcCaffreyDf, clusterRobustMean, minimumDetectableEffect, SE_TOLERANCE, tCritical } from "./cluster-robust.js";
 export { type ClusterSignFlip, clusterSignFlip, EXACT_CLUSTER_MAX } from "./cluster-sign-flip.js";
-export { type ClusteredTest, clusteredTest, type TestMethod } from "./clustered-test.js";
+export { clusteredP, type ClusteredTest, clusteredTest, type TestMethod } from "./clustered-test.js";
 export { clusteredWilsonInterval, type WilsonInterval } from "./wilson.js";
 export {
   bootstrapMeanCI,

@@ -1,6 +1,6 @@
 import { mean as sampleMean } from "simple-statistics";
-import { type ClusteredValues, hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
-import { clusteredTest } from "./clustered-test.js";
+import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { clusteredP } from "./clustered-test.js";
 import { holm } from "./holm.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -98,7 +98,3 @@ export function letterFor(index: number): string {
   return label;
 }
 
-function clusteredP(data: ClusteredValues): number {
-  // The p does not depend on the interval's level; 0.95 only fills the argument.
-  return clusteredTest(data, 0.95).p;
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clusterRobustMean, clusterRobustP, tCritical } from "../../../src/harness/stats/cluster-robust.js";
 import { clusterSignFlip } from "../../../src/harness/stats/cluster-sign-flip.js";
-import { clusteredTest } from "../../../src/harness/stats/clustered-test.js";
+import { clusteredP, clusteredTest } from "../../../src/harness/stats/clustered-test.js";
 import { reduceToClusters } from "../../../src/harness/stats/clusters.js";
 
 /** `count` clusters of 3 items with differing, mostly positive values. */
@@ -39,6 +39,10 @@ describe("clusteredTest", () => {
     const data = reduceToClusters("t", [0.9, 0.95, 0.99, 0.97], { clusters: [1, 2, 3, 4] });
     // Four clusters cannot reject at 5%: the interval is the whole range, not the data's [0.9, 0.99].
     expect(clusteredTest(data, 0.95, [-1, 1])).toMatchObject({ lo: -1, hi: 1 });
+  });
+
+  it("has the p of clusteredP, which skips the interval, under either method", () => {
+    for (const count of [4, 8, 12, 13, 20]) expect(clusteredP(clustersOf(count))).toBe(clusteredTest(clustersOf(count), 0.95).p);
   });
 
   it("excludes 0 from its interval exactly when p < 1 − level, under either method", () => {
