@@ -99,3 +99,12 @@ export function deepestRankRead(metric: MetricName): number | undefined {
 export function higherIsBetter(metric: MetricName): boolean {
   return !(metric === "leakage" || metric === "tokens");
 }
+
+/**
+ * Whether a metric's values lie in [0, 1]: recall, MRR, nDCG, coverage and leakage are shares of
+ * one ask; tokens is a count. Bounded means get intervals that stay inside the bounds and keep
+ * their coverage near them, and their differences lie in [−1, 1].
+ */
+export function isUnitBounded(metric: MetricName): boolean {
+  return metric !== "tokens";
+}

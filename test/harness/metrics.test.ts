@@ -3,6 +3,7 @@ import {
   deepestRankRead,
   higherIsBetter,
   isRankMetric,
+  isUnitBounded,
   type MetricName,
   metricNames,
   metricValue,
@@ -122,6 +123,10 @@ describe("metricNames", () => {
 
   it("marks leakage and tokens as lower-is-better and the rest as higher-is-better", () => {
     expect(metricNames([3]).filter((m) => !higherIsBetter(m))).toEqual(["leakage", "tokens"]);
+  });
+
+  it("marks every metric but tokens as bounded in [0, 1]", () => {
+    expect(metricNames([3]).filter((m) => !isUnitBounded(m))).toEqual(["tokens"]);
   });
 
   it("marks the metrics that read ranks, and only those", () => {

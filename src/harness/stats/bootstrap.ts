@@ -3,7 +3,8 @@ import { clusterRobustMean, tCritical } from "./cluster-robust.js";
 import { type ClusteredValues, hasStructure, reduceToClusters, type Structure } from "./clusters.js";
 import { LARGE_SAMPLE, normalMeanInterval } from "./large-sample.js";
 import { forkByData, toRng, type Seed } from "./rng.js";
-import { assertFiniteValues, assertOpenUnit, assertPositiveInteger } from "./validate.js";
+import { assertFiniteValues, assertOpenUnit, assertPositiveInteger, assertUnitValues } from "./validate.js";
+import { clusteredWilsonInterval } from "./wilson.js";
 
 export interface BootstrapOptions extends Structure {
   seed: Seed;
@@ -11,6 +12,11 @@ export interface BootstrapOptions extends Structure {
   resamples?: number;
   /** Two-sided coverage of the interval, e.g. 0.95. */
   level?: number;
+  /**
+   * The values lie in [0, 1] (recall, coverage, a share of keys): the interval is then the
+   * clustered Wilson score interval (see wilson.ts), whatever the structure, and stays inside [0, 1].
+   */
+  bounded?: boolean;
 }
 
 export interface MeanInterval {
@@ -53,8 +59,10 @@ export interface ClusteredInterval extends MeanInterval, ClusterDesign {}
  * treats the clusters as the independent units: a cluster-robust t interval (see
  * cluster-robust.ts), which stays valid with 8–10 clusters where a cluster bootstrap does not.
  *
- * Both kinds stay within the range of the values they are over (values, or item means), which
- * matters for rare 0/1 outcomes. An empty input gives `{ mean: 0, lo: 0, hi: 0, n: 0 }` rather
+ * Both kinds stay within the range of the values they are over (values, or item means). Values
+ * declared `bounded` in [0, 1] get the clustered Wilson interval instead, independent values
+ * taken as clusters of one: it keeps its coverage near 0 and 1, where the others shrink to a
+ * point. An empty input gives `{ mean: 0, lo: 0, hi: 0, n: 0 }` rather
  * than NaN: the harness scores a query with no results as 0 and never drops it, so "no values"
  * only arises for an empty slice of a report. Callers that must tell "no data" from "mean 0" read `n`.
  */
@@ -63,6 +71,10 @@ export function bootstrapMeanCI(values: readonly number[], options: BootstrapOpt
   assertFiniteValues("bootstrapMeanCI", "values", values);
   assertPositiveInteger("bootstrapMeanCI", "resamples", resamples);
   assertOpenUnit("bootstrapMeanCI", "level", level);
+  if (options.bounded) {
+    assertUnitValues("bootstrapMeanCI", "values", values);
+    return clusteredMeanInterval(reduceToClusters("bootstrapMeanCI", values, options), values, level, true);
+  }
   if (hasStructure(options)) return clusteredMeanInterval(reduceToClusters("bootstrapMeanCI", values, options), values, level);
 
   const n = values.length;
@@ -82,10 +94,22 @@ export function bootstrapMeanCI(values: readonly number[], options: BootstrapOpt
   return { mean, lo: quantileSorted(sorted, tail), hi: quantileSorted(sorted, 1 - tail), n };
 }
 
-/** The cluster-robust interval of the item-weighted mean of `data`, built from `values`. */
-export function clusteredMeanInterval(data: ClusteredValues, values: readonly number[], level: number): ClusteredInterval {
+/**
+ * The cluster-robust interval of the item-weighted mean of `data`, built from `values`: the CR2
+ * t interval, or for `bounded` values in [0, 1] the clustered Wilson interval.
+ */
+export function clusteredMeanInterval(
+  data: ClusteredValues,
+  values: readonly number[],
+  level: number,
+  bounded = false,
+): ClusteredInterval {
   const units = { nItems: data.nItems, nClusters: data.nClusters, clusteredBy: data.clusteredBy };
   if (data.nItems === 0) return { mean: 0, lo: 0, hi: 0, n: 0, ...units, designEffect: 1, se: 0, df: 1 };
+  if (bounded) {
+    const { se, ...interval } = clusteredWilsonInterval(data, level);
+    return { ...interval, n: data.nValues, ...units, designEffect: designEffect(se, values), se };
+  }
   const { mean, se, df } = clusterRobustMean(data);
   // One cluster has se 0 (clusterRobustMean), so its interval is the point.
   const half = tCritical(level, df) * se;
@@ -102,7 +126,8 @@ export function clusteredMeanInterval(data: ClusteredValues, values: readonly nu
   };
 }
 
-function designEffect(se: number, values: readonly number[]): number {
+/** Variance of the mean under clustering ÷ its variance if the values were independent; 1 when they do not vary. */
+export function designEffect(se: number, values: readonly number[]): number {
   const independent = values.length < 2 ? 0 : sampleVariance(values as number[]) / values.length;
   return independent === 0 ? 1 : (se * se) / independent;
 }

@@ -1,7 +1,6 @@
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { type ClusteredValues, itemWeightedMean } from "./clusters.js";
-import { signFlipTest } from "./sign-flip.js";
 
 /**
  * Inference for an item-weighted mean over clustered items, valid with few clusters.
@@ -22,6 +21,13 @@ export interface ClusterRobustMean {
   df: number;
 }
 
+/**
+ * A standard error at most this fraction of the largest |item mean| is rounding, not variance:
+ * the same values computed in another order (2/3 − 1/3 against 1 − 2/3) leave residuals of about
+ * 1e-17 that a test of `se > 0` would take for near-certainty (t in the quadrillions, p = 5e-324).
+ */
+export const SE_TOLERANCE = 1e-9;
+
 export function clusterRobustMean(data: ClusteredValues): ClusterRobustMean {
   const { totals, sizes, nItems: n, nClusters } = data;
   const mean = itemWeightedMean(data);
@@ -31,7 +37,10 @@ export function clusterRobustMean(data: ClusteredValues): ClusterRobustMean {
     const residual = totals[c] - sizes[c] * mean;
     v += (residual * residual) / (1 - sizes[c] / n);
   }
-  return { mean, se: Math.sqrt(v) / n, df: bellMcCaffreyDf(sizes, n) };
+  let scale = 0;
+  for (const m of data.itemMeans) scale = Math.max(scale, Math.abs(m));
+  const se = Math.sqrt(v) / n;
+  return { mean, se: se <= SE_TOLERANCE * scale ? 0 : se, df: bellMcCaffreyDf(sizes, n) };
 }
 
 /**
@@ -58,15 +67,12 @@ export function bellMcCaffreyDf(sizes: Float64Array, n: number): number {
 }
 
 /**
- * Two-sided p of "the mean is 0": the t test of the cluster-robust mean, which agrees with its
- * interval (p < 1 − level exactly when the interval excludes 0). With a zero standard error (every
- * cluster agrees exactly, or there is at most one cluster) t is undefined; the exact sign-flip
- * test over the cluster totals, which needs no variance, gives the p instead (never 0), and p = 1
- * when the mean is 0 or there is one cluster, whose flipped total is as extreme as its own.
+ * Two-sided p of "the mean is 0" by the t test of the cluster-robust mean, which agrees with the
+ * interval mean ± tCritical·se (p < 1 − level exactly when it excludes 0). Needs se > 0; never 0.
  */
-export function clusterRobustP(data: ClusteredValues, robust: ClusterRobustMean): number {
-  if (robust.se > 0) return Math.max(2 * (1 - tCdf(Math.abs(robust.mean) / robust.se, robust.df)), Number.MIN_VALUE);
-  return signFlipTest(Array.from(data.totals), { seed: 0 }).p;
+export function clusterRobustP(robust: ClusterRobustMean): number {
+  if (!(robust.se > 0)) throw new RangeError("clusterRobustP: the t test needs a positive standard error");
+  return Math.max(2 * (1 - tCdf(Math.abs(robust.mean) / robust.se, robust.df)), Number.MIN_VALUE);
 }
 
 /** The two-sided t critical value for `level` at `df` degrees of freedom. */

@@ -1,6 +1,7 @@
 import { mean as sampleMean } from "simple-statistics";
-import { bootstrapMeanCI, type ClusterDesign, clusteredMeanInterval } from "./bootstrap.js";
-import { clusterRobustP, minimumDetectableEffect } from "./cluster-robust.js";
+import { bootstrapMeanCI, type ClusterDesign, designEffect } from "./bootstrap.js";
+import { minimumDetectableEffect } from "./cluster-robust.js";
+import { clusteredTest, type TestMethod } from "./clustered-test.js";
 import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -15,6 +16,15 @@ export interface CompareOptions extends Structure {
   /** Resamples for the sign-flip test, when it is not computed exactly. */
   testResamples?: number;
   level?: number;
+  /**
+   * The bounds every value lies in, e.g. [0, 1] for recall; differences then lie in [−1, 1], and
+   * a clustered interval is clipped to that and nothing narrower. Without them, the range the
+   * observed values span stands in, so that an interval the test cannot narrow (too few
+   * clusters to reject anything) is wide but finite.
+   */
+  bounds?: readonly [number, number];
+  /** The two-sided level the minimum detectable effect is computed at (a family's corrected α); 0.05 by default. */
+  mdeAlpha?: number;
 }
 
 export interface Comparison {
@@ -36,8 +46,16 @@ export interface Comparison {
 
 /** What a comparison over clustered items adds (see ClusterDesign). */
 export interface ClusteredComparison extends Comparison, ClusterDesign {
-  /** Minimum detectable effect: the true |difference| this design detects with 80% power at α = 0.05. */
-  mde: number;
+  /**
+   * Minimum detectable effect: the true |difference| this design detects with 80% power at
+   * `mdeAlpha`. Absent when se is 0 (there is no variance to scale it by) and when the test
+   * cannot reach `mdeAlpha` at all (its smallest p, `smallestP`, is not below it).
+   */
+  mde?: number;
+  /** The test that gave `p` and the interval (see clusteredTest). */
+  method: TestMethod;
+  /** The smallest p `method` can give on these clusters: 2 / 2^C for the exact sign-flip test. */
+  smallestP: number;
 }
 
 /**
@@ -48,10 +66,11 @@ export interface ClusteredComparison extends Comparison, ClusterDesign {
  * changing the number of bootstrap resamples does not change the p-value and vice versa).
  *
  * With them, each item's differences are averaged first (its seeds measure one ask), and the
- * clusters are the units: the interval is cluster-robust (CR2, Bell–McCaffrey t) and the test is
- * its t test, so the two agree (see clusterRobustP for the case of no variance at all).
- * Wins, ties and losses then count items. The result adds the counts of items and clusters,
- * the design effect and the minimum detectable effect.
+ * clusters are the units: with 12 clusters or fewer, or no variance, the exact cluster sign-flip
+ * test and its inverted interval; otherwise the CR2 t test with its interval (see clusteredTest).
+ * Either way p < 1 − level exactly when the interval excludes 0. Wins, ties and losses then
+ * count items. The result adds the counts of items and clusters, the design effect, the method
+ * and the minimum detectable effect.
  *
  * Correct the p-values of a family of comparisons together with `holm`.
  */
@@ -71,23 +90,28 @@ export function compareToBaseline(
   if (hasStructure(options)) {
     const reduce = (values: readonly number[]) => reduceToClusters("compareToBaseline", values, options);
     const data = reduce(diffs);
-    const interval = clusteredMeanInterval(data, diffs, options.level ?? 0.95);
+    const [low, high] = options.bounds ?? observedRange(baseline, ablation);
+    const test = clusteredTest(data, options.level ?? 0.95, [low - high, high - low]);
+    const mdeAlpha = options.mdeAlpha ?? 0.05;
+    const detectable = test.se > 0 && test.smallestP < mdeAlpha;
     return {
       n,
       baselineMean: itemWeightedMean(reduce(baseline)),
       ablationMean: itemWeightedMean(reduce(ablation)),
-      meanDiff: interval.mean,
-      lo: interval.lo,
-      hi: interval.hi,
-      p: clusterRobustP(data, interval),
+      meanDiff: test.mean,
+      lo: test.lo,
+      hi: test.hi,
+      p: test.p,
       ...winsTiesLosses(data.itemMeans),
-      nItems: interval.nItems,
-      nClusters: interval.nClusters,
-      clusteredBy: interval.clusteredBy,
-      designEffect: interval.designEffect,
-      se: interval.se,
-      df: interval.df,
-      mde: minimumDetectableEffect(interval.se, interval.df),
+      nItems: data.nItems,
+      nClusters: data.nClusters,
+      clusteredBy: data.clusteredBy,
+      designEffect: designEffect(test.se, diffs),
+      se: test.se,
+      df: test.df,
+      ...(detectable ? { mde: minimumDetectableEffect(test.se, test.df, { alpha: mdeAlpha }) } : {}),
+      method: test.method,
+      smallestP: test.smallestP,
     };
   }
 
@@ -106,6 +130,16 @@ export function compareToBaseline(
     p: test.p,
     ...winsTiesLosses(diffs),
   };
+}
+
+function observedRange(a: readonly number[], b: readonly number[]): [number, number] {
+  let low = 0;
+  let high = 0;
+  for (const v of [...a, ...b]) {
+    low = Math.min(low, v);
+    high = Math.max(high, v);
+  }
+  return [low, high];
 }
 
 function winsTiesLosses(diffs: readonly number[] | Float64Array): { wins: number; ties: number; losses: number } {

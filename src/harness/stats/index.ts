@@ -14,19 +14,23 @@
  * - `bootstrapMeanCI` — "What is this ablation's mean score, and how sure are we?" Independent
  *   values: a percentile bootstrap interval. Clustered: a cluster-robust (CR2) t interval with
  *   Bell–McCaffrey degrees of freedom, valid with 8–10 clusters, plus the counts of items and
- *   clusters and the design effect. Empty input gives mean 0 with n = 0 rather than NaN.
+ *   clusters and the design effect. Values `bounded` in [0, 1] get a clustered Wilson interval
+ *   that keeps its coverage near 0 and 1. Empty input gives mean 0 with n = 0 rather than NaN.
  * - `pairedDifferences` + `signFlipTest` — "Could the difference between two systems on the same
  *   asks be chance?" For independent pairs, a two-sided paired randomisation test: exact for up
  *   to 16 non-zero differences (all assignments) and for 0/1 differences (binomial), resampled
- *   or normal otherwise. Clustered comparisons use the t test of their cluster-robust interval
- *   (`clusterRobustP`), so interval and test agree. A p-value is never 0.
+ *   or normal otherwise. Clustered comparisons (`clusteredTest`) use the exact cluster sign-flip
+ *   test, inverted for their interval, with 12 clusters or fewer or no variance, and the t test of
+ *   their cluster-robust interval otherwise; either way interval and test agree. A standard error
+ *   within rounding of 0 counts as 0 (`SE_TOLERANCE`). A p-value is never 0.
  * - `holm` — "Which of many comparisons survive being looked at together?" Holm–Bonferroni
  *   adjusted p-values; without it, ten ablations at α = 0.05 would show a spurious "win" in
  *   about 40% of experiments.
  * - `compareToBaseline` — "Did this ablation beat the baseline, by how much, and on how many
  *   asks?" The mean difference with its interval, the sign-flip p (uncorrected: pass the
- *   family's p-values through `holm`), win/tie/loss counts and, clustered, the minimum
- *   detectable effect: what "could not detect" means in numbers.
+ *   family's p-values through `holm`), win/tie/loss counts and, clustered, the method that
+ *   decided and the minimum detectable effect at a given level (pass the family's corrected α):
+ *   what "could not detect" means in numbers, absent when nothing could be detected.
  * - `letterSystems` — "Which systems are better than which?" ranx-style lettering: every pair of
  *   systems is tested, all those p-values are Holm-corrected together, and each system lists the
  *   letters of the systems it beats at α = 0.05.
@@ -39,7 +43,10 @@
  */
 export { createRng, forkByData, sampleNormal, toRng, type Rng, type Seed } from "./rng.js";
 export { type ClusteredValues, type Labels, reduceToClusters, type Structure } from "./clusters.js";
-export { bellMcCaffreyDf, clusterRobustMean, minimumDetectableEffect, tCritical } from "./cluster-robust.js";
+export { bellMcCaffreyDf, clusterRobustMean, minimumDetectableEffect, SE_TOLERANCE, tCritical } from "./cluster-robust.js";
+export { type ClusterSignFlip, clusterSignFlip, EXACT_CLUSTER_MAX } from "./cluster-sign-flip.js";
+export { clusteredP, type ClusteredTest, clusteredTest, type TestMethod } from "./clustered-test.js";
+export { clusteredWilsonInterval, type WilsonInterval } from "./wilson.js";
 export {
   bootstrapMeanCI,
   type BootstrapOptions,

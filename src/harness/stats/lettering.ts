@@ -1,6 +1,6 @@
 import { mean as sampleMean } from "simple-statistics";
-import { type ClusteredValues, hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
-import { clusterRobustMean, clusterRobustP } from "./cluster-robust.js";
+import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { clusteredP } from "./clustered-test.js";
 import { holm } from "./holm.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
@@ -32,7 +32,7 @@ export interface LetteredSystem {
  * Significance lettering in the style of ranx's comparison tables: each system gets a letter
  * (a, b, c … in input order) and lists the letters of the systems it is significantly better
  * than. Every pair of systems is compared with a paired test (a sign-flip test, or with `items`
- * or `clusters` the cluster-robust test of compareToBaseline), and the p-values of all those
+ * or `clusters` the test of compareToBaseline, exact with 12 clusters or fewer), and the p-values of all those
  * comparisons are Holm-corrected together, so the whole table holds its error rate at `alpha`,
  * not each cell separately.
  *
@@ -98,6 +98,3 @@ export function letterFor(index: number): string {
   return label;
 }
 
-function clusteredP(data: ClusteredValues): number {
-  return clusterRobustP(data, clusterRobustMean(data));
-}

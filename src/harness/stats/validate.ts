@@ -22,3 +22,11 @@ export function assertOpenUnit(fn: string, name: string, value: number): void {
     throw new RangeError(`${fn}: ${name} must be strictly between 0 and 1, got ${value}`);
   }
 }
+
+export function assertUnitValues(fn: string, name: string, values: readonly number[]): void {
+  for (let i = 0; i < values.length; i++) {
+    if (!(values[i] >= 0 && values[i] <= 1)) {
+      throw new RangeError(`${fn}: ${name}[${i}] must lie in [0, 1] for a bounded interval, got ${values[i]}`);
+    }
+  }
+}

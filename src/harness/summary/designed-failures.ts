@@ -1,6 +1,6 @@
-import { higherIsBetter, metricValue } from "../metrics.js";
+import { higherIsBetter, isUnitBounded, metricValue } from "../metrics.js";
 import type { ExperimentResults } from "../results/types.js";
-import { compareToBaseline, createRng, holm } from "../stats/index.js";
+import { type ClusteredComparison, compareToBaseline, createRng, holm } from "../stats/index.js";
 import type { DesignedFailure } from "./types.js";
 import { askLookup } from "./align.js";
 
@@ -14,7 +14,9 @@ export const DESIGNED_FAILURES_FAMILY = "designed failures";
  * Such a claim is about robustness: does the failure hold whatever the seed varies (clock jitter,
  * distractors, order, importance noise)? So the seed is the unit: each seed's asks of the scenario
  * are averaged, and the ablation is compared with the baseline across seeds (compareToBaseline with
- * the seed as item and cluster). This is a statement about this scenario, not about asks in general;
+ * the seed as item and cluster; with 12 seeds or fewer the exact sign-flip test decides, so 5 seeds
+ * can give no p below 2/32 = 0.0625 and cannot confirm a failure at 5%, which is honest). This is
+ * a statement about this scenario, not about asks in general;
  * the reports label it so. The claims of one experiment form one Holm family, fixed before any run.
  */
 export function designedFailures(results: ExperimentResults, options: { seed: number }): DesignedFailure[] {
@@ -41,7 +43,8 @@ export function designedFailures(results: ExperimentResults, options: { seed: nu
           seeds.push(seed);
         }
       }
-      const c = compareToBaseline(base, variant, { seed: root, items: seeds, clusters: seeds });
+      const bounds = isUnitBounded(metric) ? ([0, 1] as const) : undefined;
+      const c = compareToBaseline(base, variant, { seed: root, items: seeds, clusters: seeds, bounds }) as ClusteredComparison;
       const better = higherIsBetter(metric);
       rows.push({
         scenario: scenario.name,
@@ -49,8 +52,9 @@ export function designedFailures(results: ExperimentResults, options: { seed: nu
         metric,
         baselineMean: c.baselineMean,
         ablationMean: c.ablationMean,
-        diff: { mean: c.meanDiff, lo: c.lo, hi: c.hi, n: c.n, nItems: new Set(seeds).size, nClusters: new Set(seeds).size },
+        diff: { mean: c.meanDiff, lo: c.lo, hi: c.hi, n: c.n, nItems: new Set(seeds).size, nClusters: new Set(seeds).size, df: c.df },
         p: c.p,
+        method: c.method,
         wins: better ? c.wins : c.losses,
         ties: c.ties,
         losses: better ? c.losses : c.wins,

@@ -1,4 +1,4 @@
-import { higherIsBetter, isRankMetric, metricNames, metricValue } from "../metrics.js";
+import { higherIsBetter, isRankMetric, isUnitBounded, metricNames, metricValue } from "../metrics.js";
 import type { AskResult, ExperimentResults } from "../results/types.js";
 import {
   bootstrapMeanCI,
@@ -8,6 +8,7 @@ import {
   createRng,
   holm,
   letterSystems,
+  minimumDetectableEffect,
   type MeanInterval,
   type Rng,
   type Structure,
@@ -15,7 +16,7 @@ import {
 import { alignResults, type AlignedResults, type PairKey } from "./align.js";
 import { designedFailures } from "./designed-failures.js";
 import { rankChanges } from "./rank-changes.js";
-import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit } from "./types.js";
+import type { Comparison, ExperimentSummary, Family, Interval, MetricSummary, Unit, Verdict } from "./types.js";
 
 /** The seed the reports use when they summarise; recorded summaries are reproducible from it. */
 export const DEFAULT_SUMMARY_SEED = 20240501;
@@ -48,7 +49,9 @@ export interface SummariseOptions {
  *
  * Holm families are defined once, here, and each comparison with the baseline belongs to exactly
  * one: per group, the headline metrics form one family and the other metrics another, so a
- * comparison has the same verdict in every table and report that shows it. A rank metric compared
+ * comparison has the same verdict in every table and report that shows it. Its minimum
+ * detectable effect is computed at α / its family's size, the level Holm's first step needs.
+ * Metrics bounded in [0, 1] get intervals that keep their coverage near the bounds. A rank metric compared
  * across a per-kind and a pooled policy is not comparable and takes no part (see Comparison). The
  * letters compare the non-baseline ablations with each other, Holm-corrected per column.
  *
@@ -108,8 +111,11 @@ interface Setup {
   testResamples: number;
 }
 
-/** A comparison with the baseline before its family is known in full, so without a Holm verdict. */
-type UncorrectedComparison = Omit<Comparison, "pHolm" | "significant">;
+/**
+ * A comparison with the baseline before its family is known in full, so without a Holm verdict,
+ * carrying what the MDE at the family's level is computed from.
+ */
+type UncorrectedComparison = Omit<Comparison, "pHolm" | "significant"> & { design?: { se: number; df: number } };
 type UncorrectedRow = Omit<MetricSummary, "vsBaseline"> & { vsBaseline?: UncorrectedComparison };
 
 /** The rows of one metric in one group: each ablation's mean, its letters, and its comparison with the baseline. */
@@ -129,7 +135,7 @@ function summariseColumn(setup: Setup, group: string, metric: string): Uncorrect
       metric,
       ablation,
       group,
-      value: meanOf(own, structureAt, { seed: root.fork("mean"), resamples: setup.bootstrapResamples }),
+      value: meanOf(own, structureAt, { seed: root.fork("mean"), resamples: setup.bootstrapResamples, bounded: isUnitBounded(metric) }),
       letter: letters.get(ablation)?.letter ?? "",
       beats: letters.get(ablation)?.beats ?? [],
     };
@@ -150,7 +156,7 @@ function summariseColumn(setup: Setup, group: string, metric: string): Uncorrect
 export function meanOf(
   values: readonly (number | null)[],
   structureAt: (positions: readonly number[]) => Structure,
-  options: { seed: Rng; resamples: number },
+  options: { seed: Rng; resamples: number; bounded: boolean },
 ): Interval {
   const present = positionsOf(values, (v) => v !== null);
   return toInterval(bootstrapMeanCI(present.map((p) => values[p]!), { ...options, ...structureAt(present) }));
@@ -168,20 +174,52 @@ function correctWithinFamilies(uncorrected: readonly UncorrectedRow[]): { rows: 
     const c = row.vsBaseline;
     if (c?.comparable) members.set(c.family, [...(members.get(c.family) ?? []), i]);
   });
-  const pHolm = new Map<number, number>();
+  const corrected = new Map<number, { pHolm: number; familySize: number }>();
   for (const rows of members.values()) {
     const adjusted = holm(rows.map((i) => uncorrected[i].vsBaseline!.p));
-    rows.forEach((row, k) => pHolm.set(row, adjusted[k]));
+    rows.forEach((row, k) => corrected.set(row, { pHolm: adjusted[k], familySize: rows.length }));
   }
   return {
-    rows: uncorrected.map(({ vsBaseline, ...row }, i) => (vsBaseline === undefined ? row : { ...row, vsBaseline: withVerdict(vsBaseline, pHolm.get(i) ?? 1) })),
+    rows: uncorrected.map(({ vsBaseline, ...row }, i) =>
+      vsBaseline === undefined ? row : { ...row, vsBaseline: withVerdict(vsBaseline, corrected.get(i)) },
+    ),
     families: [...members].map(([name, rows]) => ({ name, size: rows.length })),
   };
 }
 
-function withVerdict(comparison: UncorrectedComparison, pHolm: number): Comparison {
-  const { diff, p, ...rest } = comparison;
-  return { diff, p, pHolm, significant: pHolm < SIGNIFICANCE_LEVEL, ...rest };
+/**
+ * The comparison's Holm p, verdict and MDE. The MDE is at α / m for a family of m: Holm rejects a
+ * p below that whatever the other p-values, so an effect of the MDE is detected after adjustment
+ * with 80% power. A test whose smallest p is not below that level can detect nothing, and has no MDE.
+ */
+function withVerdict(comparison: UncorrectedComparison, corrected: { pHolm: number; familySize: number } | undefined): Comparison {
+  const { diff, p, design, ...rest } = comparison;
+  const pHolm = corrected?.pHolm ?? 1;
+  const significant = pHolm < SIGNIFICANCE_LEVEL;
+  const mdeLevel = corrected === undefined ? undefined : SIGNIFICANCE_LEVEL / corrected.familySize;
+  const detectable = design !== undefined && mdeLevel !== undefined && design.se > 0 && (rest.smallestP ?? 0) < mdeLevel;
+  return {
+    diff,
+    p,
+    pHolm,
+    significant,
+    ...rest,
+    ...(mdeLevel === undefined || design === undefined ? {} : { mdeLevel }),
+    ...(detectable ? { mde: minimumDetectableEffect(design.se, design.df, { alpha: mdeLevel }) } : {}),
+    verdict: verdictOf(comparison, significant),
+  };
+}
+
+/** A comparison's verdict: the one summarise recorded, or for a hand-built comparison the same rule applied to it. */
+export function comparisonVerdict(c: Comparison): Verdict {
+  return c.verdict ?? verdictOf(c, c.significant);
+}
+
+function verdictOf(c: Pick<Comparison, "comparable" | "wins" | "losses" | "diff">, significant: boolean): Verdict {
+  if (!c.comparable) return "not-comparable";
+  if (c.wins === 0 && c.losses === 0) return "identical";
+  if (significant) return "significant";
+  return c.diff.lo > 0 || c.diff.hi < 0 ? "per-comparison" : "not-detected";
 }
 
 /** The row of one (ablation, metric, group); throws when the summary has none, which is a caller bug. */
@@ -264,6 +302,7 @@ function toInterval(interval: MeanInterval | ClusteredInterval): Interval {
     n: interval.n,
     nItems: clustered ? interval.nItems : interval.n,
     nClusters: clustered ? interval.nClusters : interval.n,
+    ...("df" in interval ? { df: interval.df } : {}),
   };
 }
 
@@ -278,7 +317,7 @@ function compare(
   const result = compareToBaseline(
     paired.map((i) => baseline[i]!),
     paired.map((i) => ablation[i]!),
-    { ...options, ...structureAt(paired) },
+    { ...options, ...structureAt(paired), ...(isUnitBounded(metric) ? { bounds: [0, 1] as const } : {}) },
   );
   const clustered = "nClusters" in result ? (result as ClusteredComparison) : undefined;
   // compareToBaseline counts "ablation higher" as a win; for leakage and tokens lower is better.
@@ -291,11 +330,15 @@ function compare(
       n: result.n,
       nItems: clustered?.nItems ?? result.n,
       nClusters: clustered?.nClusters ?? result.n,
+      ...(clustered ? { df: clustered.df } : {}),
     },
     p: options.comparable ? result.p : 1,
     family: options.family,
     comparable: options.comparable,
-    ...(clustered ? { mde: clustered.mde, designEffect: clustered.designEffect } : {}),
+    method: clustered?.method ?? "sign-flip",
+    ...(clustered
+      ? { designEffect: clustered.designEffect, smallestP: clustered.smallestP, design: { se: clustered.se, df: clustered.df } }
+      : {}),
     wins: better ? result.wins : result.losses,
     ties: result.ties,
     losses: better ? result.losses : result.wins,

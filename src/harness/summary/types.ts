@@ -1,3 +1,5 @@
+import type { TestMethod } from "../stats/index.js";
+
 /**
  * What the statistics make of one experiment's results. Reporters read this, never raw numbers
  * they computed themselves, so every figure in a report has one source.
@@ -13,6 +15,12 @@ export interface Interval {
   nItems: number;
   /** Independent units of the interval: scenarios, or asks (see Unit). */
   nClusters: number;
+  /**
+   * Bell–McCaffrey degrees of freedom of a clustered interval: the effective number of
+   * independent units, fewer than nClusters when a few large clusters carry most asks. Absent for
+   * independent values.
+   */
+  df?: number;
 }
 
 /** What the statistics of one experiment treat as independent, as the reports state it. */
@@ -22,6 +30,18 @@ export interface Unit {
   /** What the intervals were computed over, e.g. "asks (seeds averaged), clustered by scenario". */
   label: string;
 }
+
+/**
+ * What one comparison with the baseline shows, decided once here so every table, finding and
+ * chart says the same:
+ * - "significant": significant after Holm's adjustment within its family;
+ * - "per-comparison": its per-comparison interval excludes 0 (p < α), but not after adjustment
+ *   over its family;
+ * - "not-detected": the interval includes 0;
+ * - "identical": the same value on every unit, nothing to detect;
+ * - "not-comparable": see Comparison.comparable.
+ */
+export type Verdict = "significant" | "per-comparison" | "not-detected" | "identical" | "not-comparable";
 
 /** A Holm family: the comparisons corrected together, named so the report can say which. */
 export interface Family {
@@ -44,8 +64,29 @@ export interface Comparison {
    * within a section, so the two do not measure the same thing. Such a comparison has no verdict.
    */
   comparable: boolean;
-  /** Minimum detectable effect (80% power, α = 0.05); absent when values are independent. */
+  /**
+   * Minimum detectable effect: the true |difference| detected with 80% power at `mdeLevel`, the
+   * level Holm's first step needs in this family (α / family size), so an effect this large is
+   * detected after adjustment whatever the family's other p-values. Absent when values are
+   * independent, when se is 0 (no variance to scale it by), and when the test cannot reach
+   * `mdeLevel` at all (see smallestP).
+   */
   mde?: number;
+  /** The level the MDE is computed at: α / the size of the comparison's Holm family. */
+  mdeLevel?: number;
+  /**
+   * The smallest p the deciding test can give: 2 / 2^C for the exact sign-flip test over C
+   * clusters. When it is not below mdeLevel, no effect can be significant after adjustment.
+   */
+  smallestP?: number;
+  /**
+   * The test that gave p and the interval, set by summarise: over clusters, the CR2 t test or the
+   * exact cluster sign-flip test (see clusteredTest); over independent values, the paired
+   * sign-flip test with a bootstrap interval.
+   */
+  method?: TestMethod | "sign-flip";
+  /** The comparison's one verdict (see Verdict); set by summarise. */
+  verdict?: Verdict;
   /** Variance under clustering ÷ variance if every (ask, seed) were independent. */
   designEffect?: number;
   /** Units (asks, or (ask, seed) pairs when independent) where the ablation is better, equal, worse. */
@@ -103,6 +144,8 @@ export interface DesignedFailure {
   /** Ablation − baseline with the seed as the unit (each seed's asks averaged), with its interval. */
   diff: Interval;
   p: number;
+  /** The test that gave p and the interval: with 12 seeds or fewer, the exact sign-flip test. */
+  method?: TestMethod;
   /** Holm-adjusted across the experiment's designed failures: a family fixed before any run. */
   pHolm: number;
   /** Seeds on which the ablation is better, equal, worse. */

@@ -1,3 +1,4 @@
+import { EXACT_CLUSTER_MAX } from "../../harness/stats/index.js";
 import type { DesignedFailure } from "../../harness/summary/types.js";
 import type { ExperimentView } from "./section-providers.js";
 import { code, escapeMarkdown } from "./escape.js";
@@ -35,7 +36,7 @@ export function designedFailuresSection(_context: unknown, { results, summary }:
       "Metric",
       { header: escapeMarkdown(baseline), align: "right" },
       { header: "ablation", align: "right" },
-      `Δ [95% CI] over ${seeds} seeds`,
+      `Δ [95% CI per comparison] over ${seeds} seeds`,
       { header: "p", align: "right" },
       { header: "p (Holm)", align: "right" },
       { header: "W/T/L seeds", align: "right" },
@@ -48,7 +49,7 @@ export function designedFailuresSection(_context: unknown, { results, summary }:
     `Each scenario names the ablations it is built to make fail and the metric on which they should (its \`targets\`). ` +
       `Such a claim is about robustness: does the failure hold whatever a seed varies? So here the seed is the unit: ` +
       `each seed's asks of the scenario are averaged, and the ablation is compared with ${code(baseline)} across the ${seeds} seeds ` +
-      `(the cluster-robust t test with seeds as the units; an exact sign-flip test when every seed agrees), with Holm's correction across the ${rows.length} claims (family "designed failures"). ` +
+      `(the exact sign-flip test with seeds as the units, with 12 seeds or fewer or when every seed agrees${seeds <= EXACT_CLUSTER_MAX ? `, so ${seeds} seeds give no p below ${formatP(2 / 2 ** seeds)}` : ""}; the cluster-robust t test otherwise), with Holm's correction across the ${rows.length} claims (family "designed failures"). ` +
       `This speaks about the scenario, not about asks in general. ${lost} of ${rows.length} designed failures hold.`,
     table,
   ].join("\n\n");

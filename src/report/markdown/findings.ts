@@ -6,12 +6,12 @@
  */
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentInfo } from "../../harness/results/types.js";
-import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import { ALL_GROUP, comparisonVerdict, findRow } from "../../harness/summary/summarise.js";
 import type { CostRow } from "../../harness/summary/cost.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { plural } from "../../shared/errors.js";
 import { code, escapeMarkdown } from "./escape.js";
-import { formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { formatClusters, formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
 import { PROTOCOL_WORDS } from "./experiment.js";
 import { identical } from "./summary-tables.js";
 import { formatNumber } from "./table.js";
@@ -22,11 +22,32 @@ export interface ExperimentFindings {
 }
 
 /**
- * A non-significant effect is notable when its estimate is at least the minimum detectable
- * effect: it looks large, yet this design cannot tell it from chance.
+ * A non-significant effect is notable when its per-comparison interval excludes 0 (it must not
+ * be listed as "not detected" beside that interval), or when its estimate is at least the
+ * minimum detectable effect: it looks large, yet this design cannot tell it from chance.
  */
 function notable(c: Comparison): boolean {
-  return !c.significant && c.mde !== undefined && c.mde > 0 && Math.abs(c.diff.mean) >= c.mde;
+  if (c.significant) return false;
+  return comparisonVerdict(c) === "per-comparison" || (c.mde !== undefined && c.mde > 0 && Math.abs(c.diff.mean) >= c.mde);
+}
+
+/**
+ * What the family's level allows, for a comparison that is not significant: its MDE at α / the
+ * family's size, or that nothing can be significant after Holm when the exact test's smallest p
+ * is not below that level, or nothing when there is no variance.
+ */
+function detectability(c: Comparison, d: number): string {
+  const level = c.mdeLevel === undefined ? "" : ` at the family's level ${formatLevel(c.mdeLevel)}`;
+  if (c.mde !== undefined) return `the minimum detectable effect${level} is ${formatNumber(c.mde, d)}`;
+  if (c.smallestP !== undefined && c.mdeLevel !== undefined && c.smallestP >= c.mdeLevel) {
+    return `with ${formatClusters(c.diff)} the exact test's smallest p, ${formatLevel(c.smallestP)}, is not below ${formatLevel(c.mdeLevel)}: no effect can be significant after Holm`;
+  }
+  return "there is no variance between clusters to size a detectable effect by";
+}
+
+/** α / m as a number a reader can compare p-values with: "0.0016". */
+function formatLevel(level: number): string {
+  return level >= 0.001 ? level.toPrecision(2) : level.toExponential(1);
 }
 
 export function experimentFindings(summary: ExperimentSummary, experiment: ExperimentInfo, cost: readonly CostRow[] = []): ExperimentFindings {
@@ -71,15 +92,20 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
     }
     if (undetected.length > 0) {
       const mdes = undetected.map((u) => u.c.mde).filter((m): m is number => m !== undefined);
-      const [low, high] = [formatNumber(Math.min(...mdes), d), formatNumber(Math.max(...mdes), d)];
+      const [low, high] = mdes.length === 0 ? ["", ""] : [formatNumber(Math.min(...mdes), d), formatNumber(Math.max(...mdes), d)];
+      const first = undetected[0].c;
+      const level = first.mdeLevel === undefined ? "" : ` at the family's level ${formatLevel(first.mdeLevel)}`;
       const range =
         mdes.length === 0
-          ? ""
-          : `; at ${formatCount(undetected[0].c.diff.nClusters)} units the minimum detectable ` +
-            `${low === high ? `effect is ${low}` : `effects are ${low}–${high}`}, so smaller effects could not be detected`;
+          ? `; ${detectability(first, d)}`
+          : `; at ${formatClusters(first.diff)} the minimum detectable ` +
+            `${low === high ? `effect${level} is ${low}` : `effects${level} are ${low}–${high}`}, so smaller effects could not be detected`;
+      const largest = formatNumber(Math.max(...undetected.map((u) => Math.abs(u.c.diff.mean))), d);
+      // A largest |Δ| that rounds to 0 is said as a bound the reader can read, never "≤ 0.000".
+      const bound = Number(largest) === 0 ? `|Δ| < ${formatNumber(10 ** -d, d)}` : `|Δ| ≤ ${largest}`;
       sentences.push(
         `On ${code(metric)}, no difference from ${code(summary.baseline)} was detected for ` +
-          `${undetected.map((u) => code(u.ablation)).join(", ")} (|Δ| ≤ ${formatNumber(Math.max(...undetected.map((u) => Math.abs(u.c.diff.mean))), d)}${range}).`,
+          `${undetected.map((u) => code(u.ablation)).join(", ")} (${bound}${range}).`,
       );
     }
     if (same.length > 0) {
@@ -142,9 +168,12 @@ function effectClause(summary: ExperimentSummary, metric: string, c: Comparison,
   const rises = c.diff.mean > 0;
   const better = rises === higherIsBetter(metric);
   const units = formatUnits(summary.unit, c.diff);
+  const family = summary.families.find((f) => f.name === c.family)?.size;
+  const perComparison = comparisonVerdict(c) === "per-comparison";
   const verdict = c.significant
     ? `p (Holm) ${formatP(c.pHolm)}`
-    : `not significant after Holm, p (Holm) ${formatP(c.pHolm)}; the minimum detectable effect is ${formatNumber(c.mde!, d)}`;
+    : `${perComparison ? `significant per comparison only (the interval excludes 0; not after Holm over ${family} comparisons)` : "not significant after Holm"}, ` +
+      `p (Holm) ${formatP(c.pHolm)}; ${detectability(c, d)}`;
   return (
     `${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
     `(${better ? "better" : "worse"}; [${formatSigned(c.diff.lo, d)}, ${formatSigned(c.diff.hi, d)}]` +

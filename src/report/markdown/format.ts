@@ -47,12 +47,24 @@ export function formatCount(n: number): string {
 }
 
 /**
- * The units an interval is over, as stated next to it: "16 asks in 8 scenario clusters",
- * "1,536 independent asks", or "7,680 independent (ask, seed) values".
+ * The units an interval is over, as stated next to it: "16 asks in 8 scenario clusters
+ * (Bell–McCaffrey df 3.5)", "1,536 asks, each its own unit", or "7,680 independent (ask, seed)
+ * values". The df is the effective number of clusters: fewer than the clusters when a few large
+ * ones carry most asks.
  */
-export function formatUnits(unit: Unit, interval: Pick<Interval, "n" | "nItems" | "nClusters">): string {
+export function formatUnits(unit: Unit, interval: Pick<Interval, "n" | "nItems" | "nClusters" | "df">): string {
   if (unit.cluster === "none") return `${formatCount(interval.n)} independent (ask, seed) values`;
   const asks = `${formatCount(interval.nItems)} ${interval.nItems === 1 ? "ask" : "asks"}`;
   if (interval.nClusters === interval.nItems) return `${asks}, each its own unit`;
-  return `${asks} in ${formatCount(interval.nClusters)} scenario clusters`;
+  return `${asks} in ${formatClusters(interval)}`;
+}
+
+/**
+ * The independent units of an inference: "8 scenario clusters (Bell–McCaffrey df 3.5)", the df
+ * being their effective number, or "15 independent asks" when each ask is its own cluster.
+ */
+export function formatClusters(interval: Pick<Interval, "nItems" | "nClusters" | "df">): string {
+  if (interval.nClusters === interval.nItems) return `${formatCount(interval.nItems)} independent asks`;
+  const df = interval.df === undefined ? "" : ` (Bell\u2013McCaffrey df ${formatNumber(interval.df, 1)})`;
+  return `${formatCount(interval.nClusters)} scenario clusters${df}`;
 }

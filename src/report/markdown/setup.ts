@@ -43,15 +43,21 @@ export function renderSetup(context: ReportContext): string {
       "or one pooled list), so a pooled policy's rank metrics are not compared with a per-kind baseline's; coverage is.",
     "Statistics: the question is the unit. The seeds of an ask are repeated measurements of it and are averaged first; " +
       "asks of one scenario (or benchmark conversation) share its memories, so by default the scenarios are the " +
-      "independent units (`cluster: scenario`; an experiment may declare `ask` or `none`). Intervals are cluster-robust " +
-      "95% t intervals (CR2 with Bell–McCaffrey degrees of freedom), which stay valid with 8–10 clusters, and each test " +
-      "is the t test of its interval, so the two agree (when every cluster agrees exactly and there is no variance, an " +
-      "exact sign-flip test over the clusters gives the p-value). Both are calibrated by simulation in the test suite: " +
-      "2–8% false positives at α = 0.05 under clustered nulls, 92–97% coverage. Each table states its units next to its intervals. " +
+      "independent units (`cluster: scenario`; an experiment may declare `ask` or `none`). With 12 clusters or fewer, or " +
+      "no variance between them, the exact cluster sign-flip test decides, and its 95% interval is that test inverted " +
+      "(the shifts it does not reject); with C clusters its smallest p is 2/2^C. With more, intervals are cluster-robust " +
+      "95% t intervals (CR2 with Bell–McCaffrey degrees of freedom, stated next to the clusters as their effective number) " +
+      "and the test is the t test of its interval. Either way a per-comparison interval excludes 0 exactly when p < 0.05. " +
+      "Means of metrics bounded in [0, 1] have clustered Wilson intervals, which keep their coverage near 0 and 1. All " +
+      "are calibrated by simulation in the test suite: 2–8% false positives at α = 0.05 under clustered nulls, 92–97% " +
+      "coverage, at least 93% for means near 0 or 1. Each table states its units next to its intervals. " +
       "Holm's correction runs within named families, per experiment and table: a group's headline metrics form one, its " +
       "other metrics another, and the designed failures a third, so each comparison has one verdict wherever it is " +
-      "quoted. MDE is the minimum detectable effect (80% power, α = 0.05): a difference smaller than it that is not " +
-      "significant was not detected, which is not the same as no effect. A p-value is never 0.",
+      "quoted: significant after Holm, significant per comparison only (its interval excludes 0, but not after Holm), " +
+      "could not detect, or identical. MDE is the minimum detectable effect (80% power) at α divided by the family's " +
+      "size, the level at which Holm rejects whatever the other p-values; there is none when nothing varies or when the " +
+      "exact test's smallest p is not below that level, for then no effect can be significant after Holm. A difference " +
+      "that is not significant was not detected, which is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
     context.project === false
       ? [

@@ -1,6 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { higherIsBetter } from "../../harness/metrics.js";
-import { ALL_GROUP, familyName, findRow } from "../../harness/summary/summarise.js";
+import { ALL_GROUP, comparisonVerdict, familyName, findRow } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
@@ -34,12 +34,24 @@ export function renderAblations(results: ExperimentResults, summary: ExperimentS
     .join("\n");
 }
 
-/** The verdict of one comparison: significant, identical, could not detect, or not comparable. */
-export function verdict(c: Comparison): string {
-  if (!c.comparable) return "not comparable";
-  if (c.significant) return SIGNIFICANT_MARK;
-  if (identical(c)) return "identical";
-  return c.mde !== undefined && Math.abs(c.diff.mean) < c.mde ? "could not detect" : "";
+/**
+ * The verdict of one comparison in words: significant after adjustment (the mark), significant
+ * per comparison only, could not detect, identical, or not comparable. `familySize` names the
+ * adjustment a per-comparison result did not survive.
+ */
+export function verdict(c: Comparison, familySize?: number): string {
+  switch (comparisonVerdict(c)) {
+    case "not-comparable":
+      return "not comparable";
+    case "identical":
+      return "identical";
+    case "significant":
+      return SIGNIFICANT_MARK;
+    case "per-comparison":
+      return `per comparison only (the interval excludes 0; not after Holm${familySize === undefined ? "" : ` over ${familySize}`})`;
+    case "not-detected":
+      return "could not detect";
+  }
 }
 
 /** The same value on every unit: no difference to detect or to miss. */
@@ -59,7 +71,7 @@ export function renderHeadlineTable(summary: ExperimentSummary, group: string = 
   const family = summary.families.find((f) => f.name === familyName(group, true));
   const lower = metrics.filter((m) => !higherIsBetter(m));
   const caption =
-    `Mean, and Δ vs ${code(summary.baseline)} [95% CI] p (Holm), ${SIGNIFICANT_MARK} significant` +
+    `Mean, and Δ vs ${code(summary.baseline)} [95% CI per comparison] p (Holm), ${SIGNIFICANT_MARK} significant after Holm` +
     `${lower.length === 0 ? "" : ` (lower is better for ${lower.map(code).join(", ")})`}; over ${formatUnits(summary.unit, base)}` +
     `${family ? `; Holm over the ${family.size} comparisons of "${escapeMarkdown(family.name)}"` : ""}:`;
   const rows = summary.ablations.map((ablation) => [
@@ -85,7 +97,8 @@ function differenceCell(c: Comparison | undefined, metric: string): string {
   if (identical(c)) return "identical";
   const d = metricDecimals(metric);
   const cell = `${formatSignedInterval(c.diff, d)} p ${formatP(c.pHolm)}`;
-  return c.significant ? `${cell} ${SIGNIFICANT_MARK}` : cell;
+  if (c.significant) return `${cell} ${SIGNIFICANT_MARK}`;
+  return comparisonVerdict(c) === "per-comparison" ? `${cell} (per comparison only)` : cell;
 }
 
 /** Every metric for every ablation, with the letters of the ablations each one beats (appendix). */
@@ -106,8 +119,12 @@ export function letteredCell(row: MetricSummary): string {
   return row.beats.length === 0 ? interval : `${interval}<sup>${row.beats.join(" ")}</sup>`;
 }
 
-/** Each (ablation, metric) against the baseline, with its Holm family (appendix). */
+/**
+ * Each (ablation, metric) against the baseline, with its Holm family (appendix). The MDE is at
+ * α / the family's size; none is shown where nothing varies or the test cannot reach that level.
+ */
 export function renderVsBaselineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
+  const familySize = new Map(summary.families.map((f) => [f.name, f.size]));
   const rows = summary.ablations
     .filter((ablation) => ablation !== summary.baseline)
     .flatMap((ablation) =>
@@ -121,7 +138,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
           c.comparable ? formatP(c.p) : EMPTY_CELL,
           c.comparable ? formatP(c.pHolm) : EMPTY_CELL,
           c.mde === undefined || !c.comparable ? EMPTY_CELL : formatValue(c.mde, d),
-          verdict(c),
+          verdict(c, familySize.get(c.family)),
           formatWtl(c),
           c.comparable ? escapeMarkdown(c.family) : EMPTY_CELL,
         ];
@@ -131,10 +148,10 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
     [
       "Ablation",
       "Metric",
-      `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI]`,
+      `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI per comparison]`,
       { header: "p", align: "right" },
       { header: "p (Holm)", align: "right" },
-      { header: "MDE", align: "right" },
+      { header: "MDE at α/family", align: "right" },
       "Verdict",
       { header: "W/T/L", align: "right" },
       "Holm family",

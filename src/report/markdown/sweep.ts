@@ -8,7 +8,7 @@ import { appendixPath, presetPath, resultsPath } from "../paths.js";
 import { code, escapeProse } from "./escape.js";
 import { formatCount, formatInterval, formatP, formatSigned, formatSignedInterval, formatWtl } from "./format.js";
 import type { ExperimentView } from "./section-providers.js";
-import { formatNumber, markdownTable } from "./table.js";
+import { EMPTY_CELL, formatNumber, markdownTable } from "./table.js";
 
 /** The analysis of a view's sweep, with the reports' statistics seed; undefined without a sweep. */
 export function sweepAnalysisOf(view: ExperimentView): SweepAnalysis | undefined {
@@ -48,14 +48,15 @@ function heldOutSentence(analysis: SweepAnalysis, experiment: string): string {
 
 function comparisonTable(analysis: SweepAnalysis, full: boolean): string {
   const columns = full
-    ? ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI]", align: "right" as const }, { header: "p", align: "right" as const }, { header: "MDE", align: "right" as const }, { header: "W/T/L", align: "right" as const }]
-    : ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI]", align: "right" as const }, { header: "p", align: "right" as const }];
+    ? ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI per comparison]", align: "right" as const }, { header: "p", align: "right" as const }, { header: "MDE", align: "right" as const }, { header: "W/T/L", align: "right" as const }]
+    : ["Versus", { header: "Its mean", align: "right" as const }, { header: "Held-out − it [95% CI per comparison]", align: "right" as const }, { header: "p", align: "right" as const }];
   return markdownTable(
     columns,
     analysis.comparisons.map(({ ablation, mean, comparison }) => {
       const diff = { mean: comparison.meanDiff, lo: comparison.lo, hi: comparison.hi, n: comparison.n };
       const row = [code(ablation), formatNumber(mean), formatSignedInterval(diff), formatP(comparison.p)];
-      return full ? [...row, formatNumber(comparison.mde), formatWtl(comparison)] : row;
+      // No MDE when se is 0: there is no variance to scale one by.
+      return full ? [...row, comparison.mde === undefined ? EMPTY_CELL : formatNumber(comparison.mde), formatWtl(comparison)] : row;
     }),
   );
 }

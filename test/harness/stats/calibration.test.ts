@@ -34,14 +34,15 @@ import {
   trueMeanDifference,
   trueStandardError,
 } from "./clustered-synthetic.js";
+import { edgeSample, logitCentre, type EdgeDesign } from "./edge-synthetic.js";
 import { type Band, percent, ratioBand, share, shareBand } from "./monte-carlo.js";
 import { normals } from "./synthetic.js";
 
 const FULL = process.env.RECOLLECT_CALIBRATE === "full";
 
 const SIMULATIONS = FULL
-  ? { nulls: 2000, atMde: 2000, offMde: 500, bootstrap: 1500 }
-  : { nulls: 200, atMde: 200, offMde: 40, bootstrap: 0 };
+  ? { nulls: 2000, atMde: 2000, offMde: 500, bootstrap: 1500, edges: 2000 }
+  : { nulls: 200, atMde: 200, offMde: 40, bootstrap: 0, edges: 200 };
 
 /**
  * How far the methods' true rates may sit from nominal. CR2 intervals with Bell–McCaffrey df and
@@ -121,13 +122,14 @@ function simulate(design: ClusteredDesign, seed: number, stream: string, n: numb
     const data = clusteredSample(rng, design);
     const structure = { items: data.items, clusters: data.clusters };
     const c = compareToBaseline(data.baseline, data.ablation, { seed: rng.fork("compare"), ...structure }) as ClusteredComparison;
-    const own = design.binary ? bootstrapMeanCI(data.ablation, { seed: rng.fork("mean"), ...structure }) : undefined;
+    const own = design.binary ? bootstrapMeanCI(data.ablation, { seed: rng.fork("mean"), ...structure, bounded: true }) : undefined;
     return {
       // Under a null either direction is a false positive; under an effect only its own is a detection.
       significant: c.p < 0.05 && (design.shift === 0 || Math.sign(c.meanDiff) === Math.sign(difference)),
       coversDifference: c.lo <= difference && difference <= c.hi,
       coversAblationMean: own === undefined || (own.lo <= ablationMean && ablationMean <= own.hi),
-      mde: c.mde,
+      // The calibration designs have 8 clusters or more and variance, so an MDE at α = 0.05 always exists.
+      mde: c.mde!,
     };
   });
 }
@@ -164,9 +166,13 @@ describe(`compareToBaseline and bootstrapMeanCI under clustered nulls (${SIMULAT
         expectWithin(share(runs().map((r) => r.coversDifference)), coverage);
       });
       if (named.design.binary) {
-        // The summary's interval of each ablation's own mean recall: 0/1 values, true mean 0.43.
-        it(`covers the ablation's true mean with bootstrapMeanCI's 95% interval in ${percent(coverage)} of data sets`, () => {
-          expectWithin(share(runs().map((r) => r.coversAblationMean)), coverage);
+        // The summary's interval of each ablation's own mean recall: 0/1 values, true mean 0.43,
+        // bounded in [0, 1], so the clustered Wilson interval. Its effective sample size makes it
+        // up to a point more conservative than the t interval with 8 unequal clusters (97.7% in
+        // the full run), so its band allows 3 points above nominal and the usual 1.5 below.
+        const bounded = { lo: coverage.lo, hi: shareBand(0.95, 0.03, SIMULATIONS.nulls).hi };
+        it(`covers the ablation's true mean with bootstrapMeanCI's 95% interval in ${percent(bounded)} of data sets`, () => {
+          expectWithin(share(runs().map((r) => r.coversAblationMean)), bounded);
         });
       }
     });
@@ -242,4 +248,50 @@ describe.skipIf(!FULL)("bootstrapMeanCI on independent values", () => {
     });
     expectWithin(share(covered), coverage);
   });
+});
+
+describe("exact specifications of the sign-flip test at the edges", () => {
+  it("gives +1/3 in 4 clusters, computed as 2/3 − 1/3 and as 1 − 2/3, its exact p 0.125", () => {
+    // Without a tolerance on se the rounding residue (se ≈ 2e-17) made t enormous and p 5e-324.
+    const clusters = [1, 2, 3, 4];
+    const c = compareToBaseline([1 / 3, 0, 1 / 3, 0], [2 / 3, 1 / 3, 2 / 3, 1 / 3], { seed: 1, clusters }) as ClusteredComparison;
+    expect(c.p).toBe(0.125);
+    expect(c.method).toBe("exact-sign-flip");
+  });
+
+  it("gives a designed failure on each of 5 seeds (the seed as the unit) its exact p 0.0625", () => {
+    const seeds = [1, 2, 3, 4, 5];
+    const c = compareToBaseline([1, 2 / 3, 1, 2 / 3, 1], [2 / 3, 1 / 3, 2 / 3, 1 / 3, 2 / 3], { seed: 1, items: seeds, clusters: seeds });
+    expect(c.p).toBe(0.0625);
+  });
+});
+
+/**
+ * Eight clusters of 4–100 asks (Bell–McCaffrey df about 2.6), five seeds, most asks answered the
+ * same under every seed, and a cluster effect of sd 0.7 on the logit scale: the rates of the
+ * clusters differ as conversations' do. The symmetric t interval covers 90% (p = 0.05) and 92%
+ * (p = 0.85) of the time here; the clustered Wilson interval must cover at least 93% (the full
+ * run: 96% and 94%). It may cover more: near a bound, a score interval with an effective sample
+ * size leans conservative, which costs width, not trust.
+ */
+const EDGE_SIZES = [4, 6, 10, 16, 24, 40, 60, 100];
+
+describe(`bootstrapMeanCI's interval of a bounded mean near 0 and 1, 8 unequal clusters (${SIMULATIONS.edges} data sets each)`, () => {
+  const coverage = shareBand(0.95, 0.02, SIMULATIONS.edges);
+  for (const p of [0.05, 0.85]) {
+    it(`covers a true mean of ${p} in at least ${(100 * coverage.lo).toFixed(1)}% of data sets`, () => {
+      const design: EdgeDesign = { p, sizes: EDGE_SIZES, sdCluster: 0.7, seeds: 5, stable: 0.8 };
+      const centre = logitCentre(p, design.sdCluster);
+      const root = createRng(p === 0.05 ? 9105 : 9185);
+      const covered = Array.from({ length: SIMULATIONS.edges }, (_, t) => {
+        const rng = root.fork(`edge/${t}`);
+        const { values, items, clusters } = edgeSample(rng, design, centre);
+        const { lo, hi } = bootstrapMeanCI(values, { seed: 1, items, clusters, bounded: true });
+        return lo <= p && p <= hi;
+      });
+      const observed = share(covered);
+      report(observed, { lo: coverage.lo, hi: 1 });
+      expect(observed).toBeGreaterThanOrEqual(coverage.lo);
+    });
+  }
 });

@@ -32,28 +32,29 @@ describe("clusterRobustMean", () => {
 });
 
 describe("clusterRobustP", () => {
-  const p = (values: number[], clusters: (string | number)[]) => {
-    const data = reduceToClusters("t", values, { clusters });
-    return clusterRobustP(data, clusterRobustMean(data));
-  };
-
   it("is the two-sided t test of the mean on the Bell–McCaffrey degrees of freedom", () => {
     // Clusters x = {0, 0}, y = {3}: mean 1, se √2 (see above), df = 1: p = 2·(1 − T₁(1/√2)).
-    expect(p([0, 0, 3], ["x", "x", "y"])).toBeCloseTo(1 - (2 / Math.PI) * Math.atan(Math.SQRT1_2), 12);
+    const robust = clusterRobustMean(reduceToClusters("t", [0, 0, 3], { clusters: ["x", "x", "y"] }));
+    expect(clusterRobustP(robust)).toBeCloseTo(1 - (2 / Math.PI) * Math.atan(Math.SQRT1_2), 12);
   });
 
-  it("is 1 for a single cluster, and for none", () => {
-    expect(p([0.4], ["x"])).toBe(1);
-    expect(p([], [])).toBe(1);
+  it("refuses a zero standard error, where t is undefined (the exact test decides there)", () => {
+    expect(() => clusterRobustP({ mean: 1, se: 0, df: 3 })).toThrow(/positive standard error/);
+  });
+});
+
+describe("clusterRobustMean's tolerance on se", () => {
+  it("takes a standard error within rounding of the values for 0", () => {
+    // +1/3 in each of 4 clusters, computed as 2/3 − 1/3 and as 1 − 2/3: the two differ in the
+    // last bit, which without a tolerance leaves se ≈ 2e-17.
+    const diffs = [2 / 3 - 1 / 3, 1 - 2 / 3, 2 / 3 - 1 / 3, 1 - 2 / 3];
+    expect(diffs[0]).not.toBe(diffs[1]);
+    expect(clusterRobustMean(reduceToClusters("t", diffs, { clusters: [1, 2, 3, 4] })).se).toBe(0);
   });
 
-  it("falls back to the sign-flip test over the cluster totals when every cluster agrees exactly", () => {
-    // Twenty clusters of one or two items, every value 1: no variance, so t is undefined. The
-    // totals (1 or 2) are too many and too unequal to enumerate, so signs are drawn; only the
-    // all-plus and all-minus assignments (2 in 2^20) reach the observed sum, and no draw of the
-    // default 10,000 does: p = 1/10,001.
-    const clusters = Array.from({ length: 20 }, (_, c) => c).flatMap((c) => (c % 2 === 0 ? [c] : [c, c]));
-    expect(p(clusters.map(() => 1), clusters)).toBe(1 / 10_001);
+  it("keeps a small standard error that is variance, not rounding", () => {
+    const diffs = [1e-6, 2e-6, 1e-6, 2e-6];
+    expect(clusterRobustMean(reduceToClusters("t", diffs, { clusters: [1, 2, 3, 4] })).se).toBeGreaterThan(1e-7);
   });
 });
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import { minimumDetectableEffect } from "../../../src/harness/stats/cluster-robust.js";
 import { type ClusteredComparison, compareToBaseline, TIE_TOLERANCE } from "../../../src/harness/stats/compare.js";
 import { createRng } from "../../../src/harness/stats/rng.js";
 import { normals, pairedScores } from "./synthetic.js";
@@ -131,7 +133,8 @@ describe("compareToBaseline", () => {
       expect(c.ablationMean).toBeCloseTo(0.5 + 2 / 3 / 4, 12);
       // Two clusters, one with no difference: with one degree of freedom, no evidence at all.
       expect(c.p).toBeGreaterThan(0.3);
-      expect(c.mde).toBeGreaterThan(0);
+      // Two clusters: the exact test's smallest p is 2/4, so no effect is detectable at 5%, and there is no MDE.
+      expect(c.mde).toBeUndefined();
       expect(c.designEffect).toBeGreaterThan(0);
     });
 
@@ -148,29 +151,80 @@ describe("compareToBaseline", () => {
       expect(b).toEqual(a);
     });
 
-    it("finds little evidence in a single differing cluster among eight (hand-computed t = 1 on 7 df)", () => {
-      // Eight clusters of ten; only the first differs, by 1 on every item. Mean m = 1/8; the
-      // residual totals are 10 − 10m = 70/8 once and −10/8 seven times, so the CR2 variance is
-      // ((70/8)² + 7·(10/8)²) / (7/8) / 80² = 1/64 and se = 1/8 = m: t = 1, and with equal sizes
-      // df = 7, so p = 2·(1 − T₇(1)) = 0.3506.
-      const labels = Array.from({ length: 80 }, (_, i) => Math.floor(i / 10));
-      const base = new Array<number>(80).fill(0);
+    it("finds little evidence in a single differing cluster among sixteen (hand-computed t = 1 on 15 df)", () => {
+      // Sixteen clusters of ten (more than 12, so the t test decides); only the first differs, by
+      // 1 on every item. Mean m = 1/16; the residual totals are 150/16 once and −10/16 fifteen
+      // times, so the CR2 variance is ((150/16)² + 15·(10/16)²) / (15/16) / 160² = 1/256 and
+      // se = 1/16 = m: t = 1, and with equal sizes df = 15, so p = 2·(1 − T₁₅(1)).
+      const labels = Array.from({ length: 160 }, (_, i) => Math.floor(i / 10));
+      const base = new Array<number>(160).fill(0);
       const abl = labels.map((c) => (c === 0 ? 1 : 0));
       const c = compareToBaseline(base, abl, { seed: 1, clusters: labels }) as ClusteredComparison;
-      expect(c.meanDiff).toBe(0.125);
-      expect(c.se).toBeCloseTo(0.125, 12);
-      expect(c.df).toBeCloseTo(7, 9);
-      expect(c.p).toBeCloseTo(0.350617, 5);
+      expect(c.method).toBe("cr2-t");
+      expect(c.meanDiff).toBe(0.0625);
+      expect(c.se).toBeCloseTo(0.0625, 12);
+      expect(c.df).toBeCloseTo(15, 9);
+      expect(c.p).toBeCloseTo(2 * (1 - tCdf(1, 15)), 9);
       expect(c.lo).toBeLessThanOrEqual(0);
     });
 
+    it("decides by the exact sign-flip test with 12 clusters or fewer: one differing cluster of eight is no evidence", () => {
+      // Flipping the seven zero totals changes nothing, and flipping the one non-zero total keeps |sum|: p = 1.
+      const labels = Array.from({ length: 80 }, (_, i) => Math.floor(i / 10));
+      const abl = labels.map((c) => (c === 0 ? 1 : 0));
+      const c = compareToBaseline(new Array<number>(80).fill(0), abl, { seed: 1, clusters: labels }) as ClusteredComparison;
+      expect(c).toMatchObject({ method: "exact-sign-flip", p: 1, smallestP: 2 / 256 });
+      expect(c.lo).toBeLessThanOrEqual(0);
+    });
+
+    it("gives the rounding case its exact p: +1/3 in 4 clusters computed two ways is p = 0.125, not 5e-324", () => {
+      const clusters = [1, 2, 3, 4];
+      const c = compareToBaseline([1 / 3, 2 / 3, 1 / 3, 2 / 3], [2 / 3, 1, 2 / 3, 1], { seed: 1, clusters }) as ClusteredComparison;
+      expect(c.p).toBe(0.125);
+      expect(c.se).toBe(0);
+      // Below 2/2^4 nothing is detectable, and with se 0 there is no MDE either.
+      expect(c.mde).toBeUndefined();
+    });
+
+    it("with seeds as the unit, a loss on each of 5 seeds has the exact p 0.0625", () => {
+      const seeds = [1, 2, 3, 4, 5];
+      const c = compareToBaseline([2 / 3, 1, 2 / 3, 1, 2 / 3], [1 / 3, 2 / 3, 1 / 3, 2 / 3, 1 / 3], { seed: 1, items: seeds, clusters: seeds });
+      expect(c.p).toBe(0.0625);
+    });
+
+    it("clips its interval to the bounds differences can take, never to the data", () => {
+      // A loss of 1/3 on each of 5 seeds cannot be rejected at 5% (smallest p 0.0625): the interval is
+      // everything a difference of [0, 1] values can be, and it contains 0 as the test says.
+      const seeds = [1, 2, 3, 4, 5];
+      const c = compareToBaseline(seeds.map(() => 2 / 3), seeds.map(() => 1 / 3), { seed: 1, items: seeds, clusters: seeds, bounds: [0, 1] });
+      expect([c.lo, c.hi]).toEqual([-1, 1]);
+    });
+
+    it("computes the MDE at the level it is given, and none when the test cannot reach that level", () => {
+      const labels = Array.from({ length: 160 }, (_, i) => Math.floor(i / 10));
+      const abl = labels.map((c, i) => (c < 4 ? 1 : 0) + (i % 3) / 10);
+      const base = new Array<number>(160).fill(0);
+      const at05 = compareToBaseline(base, abl, { seed: 1, clusters: labels }) as ClusteredComparison;
+      const at001 = compareToBaseline(base, abl, { seed: 1, clusters: labels, mdeAlpha: 0.001 }) as ClusteredComparison;
+      expect(at05.mde).toBeCloseTo(minimumDetectableEffect(at05.se, at05.df), 12);
+      expect(at001.mde).toBeCloseTo(minimumDetectableEffect(at05.se, at05.df, { alpha: 0.001 }), 12);
+      // Eight clusters: the exact test's smallest p is 2/256, above α = 0.001.
+      const eight = labels.slice(0, 80);
+      const few = compareToBaseline(base.slice(0, 80), abl.slice(0, 80), { seed: 1, clusters: eight, mdeAlpha: 0.001 }) as ClusteredComparison;
+      expect(few.mde).toBeUndefined();
+      expect(few.smallestP).toBe(2 / 256);
+    });
+
     it("falls back to the exact sign-flip test when every cluster agrees exactly (no variance)", () => {
-      // Ten seeds, each the same loss of 1: t is undefined, and of 2^10 sign assignments only
+      // Ten seeds, each the same loss of 1: se is 0, and of 2^10 sign assignments only
       // all-minus and all-plus reach |sum| 10, so p = 2/1024; never 0.
       const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-      const c = compareToBaseline(seeds.map(() => 1), seeds.map(() => 0), { seed: 1, items: seeds, clusters: seeds });
+      const c = compareToBaseline(seeds.map(() => 1), seeds.map(() => 0), { seed: 1, items: seeds, clusters: seeds }) as ClusteredComparison;
       expect(c.p).toBeCloseTo(2 / 1024, 15);
-      expect([c.lo, c.meanDiff, c.hi]).toEqual([-1, -1, -1]);
+      expect(c.method).toBe("exact-sign-flip");
+      expect(c.mde).toBeUndefined();
+      // Every non-trivial assignment ties with the observed sum only at the mean: the interval is the point −1.
+      for (const end of [c.lo, c.meanDiff, c.hi]) expect(end).toBeCloseTo(-1, 6);
     });
   });
 });

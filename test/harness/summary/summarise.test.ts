@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isRankMetric, metricNames } from "../../../src/harness/metrics.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
-import { holm } from "../../../src/harness/stats/index.js";
+import { holm, minimumDetectableEffect, tCritical } from "../../../src/harness/stats/index.js";
 import { ALL_GROUP, familyName, findRow, summarise, type SummariseOptions } from "../../../src/harness/summary/summarise.js";
 import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
 
@@ -181,6 +181,59 @@ describe("summarise", () => {
     expect(claim.diff.nItems).toBe(results.experiment.seeds.length);
     expect(claim.wins + claim.ties + claim.losses).toBe(results.experiment.seeds.length);
     expect(claim.pHolm).toBe(claim.p);
+  });
+
+  it("gives each comparison one verdict: significant, per comparison only, not detected, identical or not comparable", () => {
+    const s = summarise(addAblation(addAblation(results, "copy", "full"), "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) })), FAST);
+    expect(findRow(s, "boosted", "recall_any@1").vsBaseline!.verdict).toBe("significant");
+    expect(findRow(s, "copy", "recall_any@1").vsBaseline!.verdict).toBe("identical");
+    // The planted losses: the interval excludes 0, but not after Holm over the family.
+    const lost = findRow(s, "no-touch", "recall_any@1").vsBaseline!;
+    expect([lost.verdict, lost.significant]).toEqual(["per-comparison", false]);
+    for (const { vsBaseline: c } of s.rows) {
+      if (c === undefined) continue;
+      const excludesZero = c.diff.lo > 0 || c.diff.hi < 0;
+      if (c.verdict === "significant") expect(c.significant).toBe(true);
+      if (c.verdict === "per-comparison") expect([c.significant, excludesZero]).toEqual([false, true]);
+      if (c.verdict === "not-detected") expect([c.significant, excludesZero]).toEqual([false, false]);
+    }
+    const pooled = addAblation(results, "pooled", "full");
+    pooled.experiment.ablations.find((a) => a.name === "pooled")!.policy!.mode = "pooled";
+    expect(findRow(summarise(pooled, FAST), "pooled", "mrr").vsBaseline!.verdict).toBe("not-comparable");
+  });
+
+  it("computes each MDE at α over its Holm family's size, and none where nothing varies", () => {
+    const sizes = new Map(summary.families.map((f) => [f.name, f.size]));
+    let checked = 0;
+    for (const { vsBaseline: c } of summary.rows) {
+      if (c === undefined || !c.comparable) continue;
+      expect(c.mdeLevel).toBe(0.05 / sizes.get(c.family)!);
+      if (c.verdict === "identical") expect(c.mde).toBeUndefined();
+      // Fifteen independent asks: the t test decides, and where its interval is not clipped to
+      // [−1, 1] the se is its half-width over t.
+      if (c.method === "cr2-t" && c.mde !== undefined && c.diff.lo > -1 && c.diff.hi < 1) {
+        const se = (c.diff.hi - c.diff.lo) / 2 / tCritical(0.95, c.diff.df!);
+        expect(c.mde).toBeCloseTo(minimumDetectableEffect(se, c.diff.df!, { alpha: c.mdeLevel }), 9);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("decides with the exact sign-flip test over 12 clusters or fewer, and states the Bell–McCaffrey df", () => {
+    const clustered = summarise(syntheticResults(), FAST);
+    const c = findRow(clustered, "no-touch", "mrr").vsBaseline!;
+    expect(c).toMatchObject({ method: "exact-sign-flip", smallestP: 0.5 });
+    // Two scenarios: the smallest p, 2/4, is above any level, so nothing is detectable and there is no MDE.
+    expect(c.mde).toBeUndefined();
+    expect(findRow(clustered, "full", "mrr").value.df).toBeCloseTo(1, 9);
+  });
+
+  it("keeps an interval of a mean at 1 over few asks away from the single point 1", () => {
+    const s = summarise(addAblation(results, "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) })), FAST);
+    const { mean, lo, hi } = findRow(s, "boosted", "recall_any@1").value;
+    expect([mean, hi]).toEqual([1, 1]);
+    expect(lo).toBeLessThan(0.9);
   });
 
   it("refuses results with a missing trial rather than pairing around the hole", () => {

@@ -122,6 +122,14 @@ describe("the answer-level section", () => {
     const full = answerAccuracy(graded).find((r) => r.condition === "full")!;
     expect(full.keys.mean).toBeCloseTo((1 + 0.5 + 1 + 0) / 4);
     expect(full.full.mean).toBeCloseTo(2 / 4);
+    // Shares in [0, 1] get the bounded interval: it stays inside [0, 1] and is never a single point.
+    for (const row of answerAccuracy(graded)) {
+      for (const share of [row.keys, row.full]) {
+        expect(share.lo).toBeGreaterThanOrEqual(0);
+        expect(share.hi).toBeLessThanOrEqual(1);
+        expect(share.hi).toBeGreaterThan(share.lo);
+      }
+    }
     expect(text).toContain("the model rated 60 memories; 4 replies held no number and fell back to the default 5.");
     expect(text).toContain("Reflection never ran");
   });

@@ -48,7 +48,7 @@ describe("experimentFindings", () => {
   it("names together what could not be detected, with the minimum detectable effects", () => {
     const sentence = text.slice(text.indexOf("On `recall_any@1`, no difference from `full` was detected for"));
     expect(sentence.slice(0, sentence.indexOf(").") + 2)).toMatch(
-      /^On `recall_any@1`, no difference from `full` was detected for `relevance-only`, `no-decay`, `no-touch` \(\|Δ\| ≤ \d\.\d{3}; at 15 units the minimum detectable effects are \d\.\d{3}–\d\.\d{3}, so smaller effects could not be detected\)\.$/,
+      /^On `recall_any@1`, no difference from `full` was detected for `no-decay` \(\|Δ\| ≤ \d\.\d{3}; at 15 independent asks the minimum detectable effect at the family's level 0\.0045 is \d\.\d{3}, so smaller effects could not be detected\)\.$/,
     );
   });
 
@@ -81,10 +81,30 @@ describe("experimentFindings", () => {
   it("reports a notable effect (at least its MDE, yet not significant after Holm) as such", () => {
     const notable = structuredClone(summary);
     const c = findRow(notable, "no-touch", "recall_any@1").vsBaseline!;
-    Object.assign(c, { significant: false, pHolm: 0.09, mde: 0.2, diff: { ...c.diff, mean: -0.25, lo: -0.5, hi: 0.01 } });
+    Object.assign(c, { significant: false, verdict: "not-detected", pHolm: 0.09, mde: 0.2, diff: { ...c.diff, mean: -0.25, lo: -0.5, hi: 0.01 } });
     expect(experimentFindings(notable, results.experiment).sentences).toContain(
       "`no-touch` lowers `recall_any@1` by 0.250 (worse; [−0.500, +0.010]; " +
-        "not significant after Holm, p (Holm) 0.090; the minimum detectable effect is 0.200).",
+        "not significant after Holm, p (Holm) 0.090; the minimum detectable effect at the family's level 0.0045 is 0.200).",
+    );
+  });
+
+  it("says of an interval that excludes 0 without surviving Holm that it is significant per comparison only", () => {
+    // The planted losses of `no-touch`: six of fifteen asks, too few to survive Holm over the family.
+    const c = findRow(summary, "no-touch", "recall_any@1").vsBaseline!;
+    expect(c.verdict).toBe("per-comparison");
+    const sentence = experimentFindings(summary, results.experiment).sentences.find((x) => x.startsWith("`no-touch`"))!;
+    expect(sentence).toContain(
+      `significant per comparison only (the interval excludes 0; not after Holm over ${summary.families[0].size} comparisons), p (Holm) `,
+    );
+    expect(text).not.toMatch(/no difference from `full` was detected for [^.]*`no-touch`/);
+  });
+
+  it("says no effect can be significant after Holm when the exact test's smallest p is not below the family's level", () => {
+    const few = structuredClone(summary);
+    const c = findRow(few, "no-decay", "recall_any@1").vsBaseline!;
+    Object.assign(c, { verdict: "not-detected", mde: undefined, smallestP: 2 / 2 ** 8, diff: { ...c.diff, nItems: 16, nClusters: 8, df: 3.5 } });
+    expect(experimentFindings(few, results.experiment).sentences.join(" ")).toContain(
+      "with 8 scenario clusters (Bell–McCaffrey df 3.5) the exact test's smallest p, 0.0078, is not below 0.0045: no effect can be significant after Holm",
     );
   });
 });
