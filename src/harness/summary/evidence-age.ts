@@ -2,7 +2,7 @@
  * Recall by the age of the evidence when it is asked for: whether a memory system still finds a
  * fact written months ago is a question about time that the overall mean hides.
  */
-import { metricValue } from "../metrics.js";
+import { isUnitBounded, metricValue } from "../metrics.js";
 import type { ExperimentResults } from "../results/types.js";
 import { createRng } from "../stats/index.js";
 import { alignResults } from "./align.js";
@@ -65,6 +65,7 @@ export function evidenceAgeRows(results: ExperimentResults, metric: string, opti
       const value = meanOf(values, (present) => labels.restrict(present.map((p) => positions[p]!)), {
         seed: root.fork("mean"),
         resamples: options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
+        bounded: isUnitBounded(metric),
       });
       rows.push({ ablation, bin, value });
     }
