@@ -7,9 +7,11 @@ import { experimentCharts } from "../../src/report/charts/experiment-charts.js";
 import { createEvaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
 import { formatSignedInterval } from "../../src/report/markdown/format.js";
 import { experimentFindings } from "../../src/report/markdown/findings.js";
+import { renderSweepFamily, sweepFinding } from "../../src/report/markdown/sweep.js";
 import { CHART_NAMES, chartPath } from "../../src/report/paths.js";
 import { reporters } from "../../src/report/render.js";
 import type { ReportContext } from "../../src/report/reporter.js";
+import { withSweep } from "../fixtures/sweep-results.js";
 import { syntheticResults } from "../fixtures/synthetic-results.js";
 
 const FAST = { seed: 3, bootstrapResamples: 300, testResamples: 2000 };
@@ -19,7 +21,7 @@ function contextFor(...results: ExperimentResults[]): ReportContext {
   return {
     results,
     summaries,
-    findings: results.map((r, i) => experimentFindings(summaries[i], r.experiment)),
+    findings: results.map((r, i) => experimentFindings(summaries[i], r)),
     readExisting: () => undefined,
   };
 }
@@ -40,12 +42,14 @@ describe("EVALUATION.md", () => {
     expect(markdown).toMatch(/[^\n]\n$/);
   });
 
-  it("states each finding with its difference, interval, units and, where nothing was detected, the MDE", () => {
+  it("opens each experiment's findings with what to use, then its evidence: differences, intervals, units and minimum detectable effects", () => {
     const findings = markdown.slice(markdown.indexOf("## Findings"), markdown.indexOf("## How these numbers are made"));
-    expect(findings).toContain("`synthetic` compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
-    expect(findings).toContain("no difference from `full` was detected for");
-    expect(findings).toMatch(/minimum detectable effects are \d\.\d{3}–\d\.\d{3}/);
-    expect(findings).toContain("1 of 1 designed failures hold across seeds");
+    const paragraph = findings.split("\n\n")[2];
+    expect(paragraph).toMatch(/^`synthetic`: keep the default `full` on `recall_any@1` \(0\.\d{3}\): nothing compared scores better; the runner-up, /);
+    expect(paragraph).toContain("It compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
+    expect(paragraph).toContain("no difference from `full` was detected for");
+    expect(paragraph).toMatch(/minimum detectable effects \d\.\d{3}–\d\.\d{3}/);
+    expect(paragraph).toContain("1 of 1 designed failures hold across seeds");
   });
 
   it("says how the numbers are made and how to reproduce them", () => {
@@ -123,8 +127,8 @@ describe("EVALUATION.md", () => {
 describe("the committed EVALUATION.md", () => {
   const committed = readFileSync("EVALUATION.md", "utf8");
 
-  it("is at most 40 KB and opens with its findings", () => {
-    expect(Buffer.byteLength(committed)).toBeLessThanOrEqual(40 * 1024);
+  it("is at most 40,000 bytes and opens with its findings", () => {
+    expect(Buffer.byteLength(committed)).toBeLessThanOrEqual(40_000);
     expect(committed.split("\n").filter((l) => l.startsWith("## "))[0]).toBe("## Findings");
   });
 });
@@ -150,5 +154,32 @@ describe("the evaluation reporter", () => {
   it("renders a document without experiments", () => {
     const markdown = renderEvaluation({ results: [], summaries: [], findings: [], readExisting: () => undefined }, noExtras);
     expect(markdown).toContain("No results are recorded yet.");
+  });
+});
+
+describe("an experiment that sweeps, in EVALUATION.md", () => {
+  const results = withSweep();
+  // One ablation ranks by another backend, so that its comparison crosses backends.
+  results.experiment.ablations.find((a) => a.name === "relevance-only")!.policy!.score.relevance = "bm25";
+  const summary = summarise(results, FAST);
+  const [recommendation, evidence] = sweepFinding(results, summary)!;
+  const section = renderSweepFamily([{ results, summary }]);
+
+  it("opens its findings with what to use, the chosen point named by its settings, against the default", () => {
+    expect(recommendation).toMatch(
+      /^`timeline-demo`: use the sweep's choice, `weights \[1, 0\.5, 0\], unitMs 1d` \(`results\/timeline-demo\.preset\.json`\) on `recall_any@1`, which scores 1\.000 \[1\.000, 1\.000\] held out, and \+0\.500 \[[^\]]+\] over the default, `full`, /,
+    );
+    expect(evidence).toContain("the folds chose `weights [1, 0.5, 0], unitMs 1d` ×2.");
+  });
+
+  it("names no point by its id where a reader chooses", () => {
+    for (const text of [recommendation, evidence, section]) expect(text).not.toMatch(/`p\d{3}`/);
+  });
+
+  it("labels each comparison across relevance backends in its table", () => {
+    const row = section.split("\n").find((l) => l.startsWith("| `timeline-demo`"))!;
+    expect(row).toMatch(/\(p \d\.\d{3}; words against bm25\)/);
+    expect(row.match(/against/g)).toHaveLength(1);
+    expect(section).toContain('"bm25 against words" marks a comparison across relevance backends');
   });
 });
