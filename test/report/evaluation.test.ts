@@ -47,7 +47,7 @@ describe("EVALUATION.md", () => {
     const paragraph = findings.split("\n\n")[2];
     expect(paragraph).toMatch(/^`synthetic`: keep the default `full` on `recall_any@1` \(0\.\d{3}\): nothing compared scores better; the runner-up, /);
     expect(paragraph).toContain("It compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
-    expect(paragraph).toContain("no difference from `full` was detected for");
+    expect(paragraph).toContain("no difference from `full` was detected (");
     expect(paragraph).toMatch(/minimum detectable effects \d\.\d{3}–\d\.\d{3}/);
     expect(paragraph).toContain("1 of 1 designed failures hold across seeds");
   });

@@ -122,11 +122,12 @@ function metricSentences(summary: ExperimentSummary, experiment: ExperimentInfo,
     const largest = formatNumber(Math.max(...undetected.map((e) => Math.abs(e.c.diff.mean))), d);
     // When nothing compared was detected, the list would name every policy again.
     const same = byVerdict.get("identical")?.length ?? 0;
+    const crossing = crossingNote(experiment, summary.baseline, undetected);
     const whom =
       undetected.length + same === compared && undetected.length > 1
-        ? `any of the ${undetected.length}${same === 0 ? "" : " other"} policies compared${crossingNote(experiment, summary.baseline, undetected)}`
+        ? `any of the ${undetected.length} policies compared${same === 0 ? "" : ` that do not score exactly as it`}${crossing === "" ? "" : ` (${crossing})`}`
         : list(undetected, false);
-    sentences.push(`On ${on}, no difference from ${base} was detected for ${whom} (|Δ| ≤ ${largest}${range}).`);
+    sentences.push(`On ${on}, no difference from ${base} was detected (|Δ| ≤ ${largest}${range}) for ${whom}.`);
   }
   const same = byVerdict.get("identical") ?? [];
   if (same.length > 0) sentences.push(`On ${on}, ${list(same, false)} ${same.length === 1 && same[0].group.length === 1 ? "scores" : "score"} exactly as ${base} on every ask.`);
@@ -150,13 +151,13 @@ function entryList(experiment: ExperimentInfo, baseline: string, entries: readon
     .join("; ");
 }
 
-/** " (those ranking by bm25 or embedding relevance compare across relevance backends, against words)", or "". */
+/** "those ranking by bm25 or embedding relevance compare across relevance backends, against words", or "". */
 function crossingNote(experiment: ExperimentInfo, baseline: string, entries: readonly Entry[]): string {
   const theirs = relevanceOf(experiment, baseline);
   const others = [...new Set(entries.map((e) => relevanceOf(experiment, e.group[0])))].filter((b): b is string => b !== undefined && b !== theirs);
   if (theirs === undefined || others.length === 0) return "";
   const named = others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} or ${others.at(-1)}`;
-  return ` (those ranking by ${named} relevance compare across relevance backends, against ${theirs})`;
+  return `those ranking by ${named} relevance compare across relevance backends, against ${theirs}`;
 }
 
 /** The Findings section of EVALUATION.md. */
