@@ -12,7 +12,8 @@ import { CHART_NAMES, chartPath } from "../../src/report/paths.js";
 import { reporters } from "../../src/report/render.js";
 import type { ReportContext } from "../../src/report/reporter.js";
 import { withSweep } from "../fixtures/sweep-results.js";
-import { syntheticResults } from "../fixtures/synthetic-results.js";
+import { addAblation, syntheticResults } from "../fixtures/synthetic-results.js";
+import { handMadeResults } from "./charts/hand-made-results.js";
 
 const FAST = { seed: 3, bootstrapResamples: 300, testResamples: 2000 };
 
@@ -183,3 +184,23 @@ describe("an experiment that sweeps, in EVALUATION.md", () => {
     expect(section).toContain('"bm25 against words" marks a comparison across relevance backends');
   });
 });
+
+describe("a sweep whose held-out choice does not beat an ordinary ablation", () => {
+  const results = withSweep(addAblation(handMadeResults(), "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) })));
+  const summary = summarise(results, FAST);
+  const [recommendation] = sweepFinding(results, summary)!;
+
+  it("recommends by the best mean and its verdict against the default, and tests the held-out choice against it", () => {
+    const vs = findRow(summary, "boosted", "recall_any@1").vsBaseline!;
+    // Nine asks in two scenarios: too few clusters for Holm to let it through, so the default is kept.
+    expect(vs.significant).toBe(false);
+    expect(recommendation).toMatch(
+      new RegExp(`^\`timeline-demo\`: keep the default \`full\`; the best mean is \`boosted\`'s on \`recall_any@1\` \\(1\\.000\\): ${escapeRegExp(formatSignedInterval(vs.diff))} over the default \`full\` \\(`),
+    );
+    expect(recommendation).toMatch(/, and the sweep's held-out choice scores 0\.000 \[[^\]]+\] against it, /);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

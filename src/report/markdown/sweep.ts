@@ -220,7 +220,8 @@ export function sweepFinding(results: ExperimentView["results"], summary: Experi
   const verdict = [crossingLabel(relevanceOf(experiment, bestAblation.ablation), relevanceOf(experiment, experiment.baseline)), verdictWords(vs, metric, family)].filter(Boolean).join("; ");
   const action = comparisonVerdict(vs, metric) === "significant" ? `use ${code(bestAblation.ablation)}` : `keep the default ${code(experiment.baseline)}; the best mean is ${code(bestAblation.ablation)}'s`;
   return [
-    `${lead}${action} ${objective} (${formatNumber(bestAblation.mean, d)}): ${formatSignedInterval(vs.diff, d)} over the default ${code(experiment.baseline)} (${verdict}), and ${heldText}.`,
+    // The summary compares on the metric alone; with a token penalty the objective is another figure, so it is named.
+    `${lead}${action} ${objective} (${formatNumber(bestAblation.mean, d)}): ${formatSignedInterval(vs.diff, d)}${sweep.objective.tokenPenalty === 0 ? "" : ` on ${code(metric)} alone`} over the default ${code(experiment.baseline)} (${verdict}), and ${heldText}.`,
     evidence,
   ];
 
