@@ -38,15 +38,22 @@ describe("the import table of EVALUATION.md", () => {
     );
   });
 
-  it("lists every repair, done or not, with its count and examples", () => {
-    const rows = importSection(undefined, view(stats()))
-      .split("\n")
-      .filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
-    expect(rows).toHaveLength(REPAIRS.length);
+  it("lists each repair done with its count and examples, and names every check that found nothing in one sentence", () => {
+    const text = importSection(undefined, view(stats()));
+    const rows = text.split("\n").filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
+    expect(rows).toHaveLength(2);
     const cells = (what: string) => rows.find((row) => row.startsWith(`| ${what} `))!.split("|").map((c) => c.trim());
     expect(cells("sessions dated before a session listed earlier").slice(3, 5)).toEqual(["1 in 1 conversation", "`c1 s2: 2024-01-01`"]);
     expect(cells("evidence ids that name no imported turn").slice(3, 5)).toEqual(["2", '`c2 q1: "s9:9"`, `c3 q4: "x"`']);
-    expect(cells("empty turns").slice(3, 5)).toEqual(["0", ""]);
+    const unneeded = REPAIRS.filter((r) => r.key !== "sessionsOutOfOrder" && r.key !== "unknownEvidence").map((r) => r.what);
+    expect(text).toContain(`Checked and not needed: ${unneeded.join("; ")}.`);
+  });
+
+  it("says when no repair was needed, still naming every check", () => {
+    const clean = { ...stats(), repairs: { ...emptyImportStats().repairs }, conversationsOutOfOrder: 0 };
+    const text = importSection(undefined, view(clean));
+    expect(text).not.toContain("| Repair ");
+    expect(text).toContain(`No repair was needed; checked: ${REPAIRS.map((r) => r.what).join("; ")}.`);
   });
 
   it("breaks the questions down by category, in name order", () => {
