@@ -87,8 +87,8 @@ export async function renderReports(
   };
   const findings = needed.map((r, i) => {
     // An experiment that sweeps is there for its sweep: its finding is the held-out choice.
-    const sweep = sweepFinding(r);
-    return sweep === undefined ? experimentFindings(summaries[i], r.experiment, costRows(r, summaries[i].headline[0])) : { experiment: r.experiment.name, sentences: [sweep] };
+    const sweep = sweepFinding(r, summaries[i]);
+    return sweep === undefined ? experimentFindings(summaries[i], r, costRows(r, summaries[i].headline[0])) : { experiment: r.experiment.name, sentences: sweep };
   });
   const contextOf = (chosen: ExperimentResults[]): ReportContext => ({
     results: chosen,

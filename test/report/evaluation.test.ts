@@ -7,10 +7,13 @@ import { experimentCharts } from "../../src/report/charts/experiment-charts.js";
 import { createEvaluationReporter, renderEvaluation } from "../../src/report/evaluation.js";
 import { formatSignedInterval } from "../../src/report/markdown/format.js";
 import { experimentFindings } from "../../src/report/markdown/findings.js";
+import { renderSweepFamily, sweepFinding } from "../../src/report/markdown/sweep.js";
 import { CHART_NAMES, chartPath } from "../../src/report/paths.js";
 import { reporters } from "../../src/report/render.js";
 import type { ReportContext } from "../../src/report/reporter.js";
-import { syntheticResults } from "../fixtures/synthetic-results.js";
+import { withSweep } from "../fixtures/sweep-results.js";
+import { addAblation, syntheticResults } from "../fixtures/synthetic-results.js";
+import { handMadeResults } from "./charts/hand-made-results.js";
 
 const FAST = { seed: 3, bootstrapResamples: 300, testResamples: 2000 };
 
@@ -19,7 +22,7 @@ function contextFor(...results: ExperimentResults[]): ReportContext {
   return {
     results,
     summaries,
-    findings: results.map((r, i) => experimentFindings(summaries[i], r.experiment)),
+    findings: results.map((r, i) => experimentFindings(summaries[i], r)),
     readExisting: () => undefined,
   };
 }
@@ -40,13 +43,15 @@ describe("EVALUATION.md", () => {
     expect(markdown).toMatch(/[^\n]\n$/);
   });
 
-  it("states each finding with its difference, interval, units and, where nothing was detected, the MDE", () => {
+  it("opens each experiment's findings with what to use, then its evidence: differences, intervals, units and minimum detectable effects", () => {
     const findings = markdown.slice(markdown.indexOf("## Findings"), markdown.indexOf("## How these numbers are made"));
-    expect(findings).toContain("`synthetic` compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
-    expect(findings).toContain("no difference from `full` was detected for");
+    const paragraph = findings.split("\n\n")[2];
+    expect(paragraph).toMatch(/^`synthetic`: keep the default `full` on `recall_any@1` \(0\.\d{3}\): nothing compared scores better; the runner-up, /);
+    expect(paragraph).toContain("It compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
+    expect(paragraph).toContain("no difference from `full` was detected (");
     // Two scenarios: the exact test's smallest p is 2/4, so nothing can be significant and no MDE exists; three seeds likewise (2/8).
-    expect(findings).toContain("with 2 scenario clusters (Bell–McCaffrey df 1.0) the exact test's smallest p, 0.50, is not below 0.0083: no effect can be significant after Holm");
-    expect(findings).toContain("0 of 1 designed failures hold across seeds");
+    expect(paragraph).toContain("With 2 scenario clusters (Bell–McCaffrey df 1.0), the exact sign-flip test's smallest p is 0.50, not below 0.0083");
+    expect(paragraph).toContain("0 of 1 designed failures hold across seeds");
   });
 
   it("says how the numbers are made and how to reproduce them", () => {
@@ -126,8 +131,8 @@ describe("EVALUATION.md", () => {
 describe("the committed EVALUATION.md", () => {
   const committed = readFileSync("EVALUATION.md", "utf8");
 
-  it("is at most 40 KB and opens with its findings", () => {
-    expect(Buffer.byteLength(committed)).toBeLessThanOrEqual(40 * 1024);
+  it("is at most 40,000 bytes and opens with its findings", () => {
+    expect(Buffer.byteLength(committed)).toBeLessThanOrEqual(40_000);
     expect(committed.split("\n").filter((l) => l.startsWith("## "))[0]).toBe("## Findings");
   });
 });
@@ -155,3 +160,50 @@ describe("the evaluation reporter", () => {
     expect(markdown).toContain("No results are recorded yet.");
   });
 });
+
+describe("an experiment that sweeps, in EVALUATION.md", () => {
+  const results = withSweep();
+  // One ablation ranks by another backend, so that its comparison crosses backends.
+  results.experiment.ablations.find((a) => a.name === "relevance-only")!.policy!.score.relevance = "bm25";
+  const summary = summarise(results, FAST);
+  const [recommendation, evidence] = sweepFinding(results, summary)!;
+  const section = renderSweepFamily([{ results, summary }]);
+
+  it("opens its findings with what to use, the chosen point named by its settings, against the default", () => {
+    expect(recommendation).toMatch(
+      /^`timeline-demo`: use the sweep's choice, `weights \[1, 0\.5, 0\], unitMs 1d` \(`results\/timeline-demo\.preset\.json`\) on `recall_any@1`, which scores 1\.000 \[1\.000, 1\.000\] held out, and \+0\.500 \[[^\]]+\] over the default, `full`, /,
+    );
+    expect(evidence).toContain("the folds chose `weights [1, 0.5, 0], unitMs 1d` ×2.");
+  });
+
+  it("names no point by its id where a reader chooses", () => {
+    for (const text of [recommendation, evidence, section]) expect(text).not.toMatch(/`p\d{3}`/);
+  });
+
+  it("labels each comparison across relevance backends in its table", () => {
+    const row = section.split("\n").find((l) => l.startsWith("| `timeline-demo`"))!;
+    expect(row).toMatch(/\(p \d\.\d{3}; words against bm25\)/);
+    expect(row.match(/against/g)).toHaveLength(1);
+    expect(section).toContain('"bm25 against words" marks a comparison across relevance backends');
+  });
+});
+
+describe("a sweep whose held-out choice does not beat an ordinary ablation", () => {
+  const results = withSweep(addAblation(handMadeResults(), "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) })));
+  const summary = summarise(results, FAST);
+  const [recommendation] = sweepFinding(results, summary)!;
+
+  it("recommends by the best mean and its verdict against the default, and tests the held-out choice against it", () => {
+    const vs = findRow(summary, "boosted", "recall_any@1").vsBaseline!;
+    // Nine asks in two scenarios: too few clusters for Holm to let it through, so the default is kept.
+    expect(vs.significant).toBe(false);
+    expect(recommendation).toMatch(
+      new RegExp(`^\`timeline-demo\`: keep the default \`full\`; the best mean is \`boosted\`'s on \`recall_any@1\` \\(1\\.000\\): ${escapeRegExp(formatSignedInterval(vs.diff))} over the default \`full\` \\(`),
+    );
+    expect(recommendation).toMatch(/, and the sweep's held-out choice scores 0\.000 \[[^\]]+\] against it, /);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -143,7 +143,7 @@ describe("FAILURE_ANALYSIS.md sweep figures", () => {
     const ctx: ReportContext = { results: [results], summaries: [handMadeSummary(handMadeResults())], findings: [], readExisting: () => undefined };
     const filled = fillFailureAnalysis("# Title\n\n<!-- figures experiment=timeline-demo kind=sweep -->\n<!-- /figures -->\n", ctx);
     expect(filled).toContain("Held-out score of the choice: 1.000 [1.000, 1.000]");
-    expect(filled).toContain("The folds chose `p005`");
+    expect(filled).toContain("The folds chose `weights [1, 0.5, 0], unitMs 1d` (2 of 2). Chosen on every ask: `weights [1, 0.5, 0], unitMs 1d` (point `p005`)");
     expect(filled).toMatch(/\| `relevance-only` \|/);
     expect(filled).toMatch(/\| Fold \| Held out +\| Chosen/);
   });

@@ -74,8 +74,7 @@ export function summarise(results: ExperimentResults, options: SummariseOptions)
     headline,
     aligned,
     labels: unitLabels(aligned.keys, experiment.cluster),
-    // A system without sections ranks one list, as a pooled policy does.
-    modes: new Map(experiment.ablations.map((a) => [a.name, a.policy?.mode ?? "pooled"])),
+    modes: modesOf(experiment.ablations),
     root: createRng(options.seed),
     bootstrapResamples: options.bootstrapResamples ?? DEFAULT_BOOTSTRAP_RESAMPLES,
     testResamples: options.testResamples ?? DEFAULT_TEST_RESAMPLES,
@@ -221,6 +220,41 @@ function verdictOf(c: Pick<Comparison, "comparable" | "wins" | "losses" | "diff"
   if (significant) return "significant";
   return c.diff.lo > 0 || c.diff.hi < 0 ? "per-comparison" : "not-detected";
 }
+
+/**
+ * One policy against another (`reference`) on one metric over every ask, paired and clustered
+ * exactly as each comparison with the baseline is, so that a report can say whether two policies
+ * other than the baseline can be told apart. It belongs to no Holm family: its p is per comparison,
+ * and so is its verdict.
+ */
+export function comparePair(results: ExperimentResults, reference: string, other: string, metric: string, seed: number): Comparison {
+  const { experiment } = results;
+  const aligned = alignResults(results);
+  const labels = unitLabels(aligned.keys, experiment.cluster);
+  const all = aligned.keys.map((_, i) => i);
+  const modes = modesOf(experiment.ablations);
+  const valuesOfPolicy = (name: string) => {
+    const asks = aligned.byAblation.get(name);
+    if (asks === undefined) throw new Error(`experiment "${experiment.name}" has no ablation "${name}"`);
+    return valuesOf(asks, all, metric);
+  };
+  const comparison = compare(valuesOfPolicy(reference), valuesOfPolicy(other), metric, (positions) => labels.restrict(positions), {
+    seed: createRng(seed).fork(`pair\u0000${reference}\u0000${other}\u0000${metric}`),
+    bootstrapResamples: DEFAULT_BOOTSTRAP_RESAMPLES,
+    testResamples: DEFAULT_TEST_RESAMPLES,
+    family: PER_COMPARISON,
+    comparable: !(isRankMetric(metric) && modes.get(reference) !== modes.get(other)),
+  });
+  return withVerdict(comparison, { pHolm: comparison.p, familySize: 1 });
+}
+
+/** Each policy's section layout; a system without sections ranks one list, as a pooled policy does. */
+function modesOf(ablations: ExperimentResults["experiment"]["ablations"]): Map<string, string> {
+  return new Map(ablations.map((a) => [a.name, a.policy?.mode ?? "pooled"]));
+}
+
+/** The family of a comparison corrected with no other: its adjusted p is its own. */
+export const PER_COMPARISON = "per comparison";
 
 /** The row of one (ablation, metric, group); throws when the summary has none, which is a caller bug. */
 export function findRow(

@@ -81,7 +81,7 @@ export function renderFigures(input: FiguresInput): string {
         c.comparable ? formatP(c.p) : EMPTY_CELL,
         c.comparable ? formatP(c.pHolm) : EMPTY_CELL,
         c.mde === undefined || !c.comparable ? EMPTY_CELL : formatNumber(c.mde, d),
-        verdict(c) || "not significant",
+        verdict(c, metric),
         formatWtl(c),
       ]],
     ),

@@ -1,117 +1,60 @@
 /**
  * The findings: what an experiment's numbers license, in sentences, generated from its summary so
- * that no sentence can outrun the statistics. One sentence per experiment and per significant or
- * notable effect on a headline metric; the comparisons where nothing was detected are named
- * together, with the minimum detectable effects that say how large an effect could have hidden.
+ * that no sentence can outrun the statistics. Each experiment opens with what to use (see
+ * recommendation), then the evidence: per headline metric, the policies better and worse than the
+ * baseline, those significant per comparison only, those where nothing was detected (with the
+ * minimum detectable effects that say how large an effect could have hidden), and those identical
+ * to it. Policies identical on every ask are stated once, as a group.
  */
 import { higherIsBetter } from "../../harness/metrics.js";
-import type { ExperimentInfo } from "../../harness/results/types.js";
-import { ALL_GROUP, comparisonVerdict, findRow } from "../../harness/summary/summarise.js";
+import type { ExperimentInfo, ExperimentResults } from "../../harness/results/types.js";
+import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
 import type { CostRow } from "../../harness/summary/cost.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { plural } from "../../shared/errors.js";
+import { crossingLabel, relevanceOf } from "./crossing.js";
 import { code, escapeMarkdown } from "./escape.js";
-import { formatClusters, formatCount, formatP, formatSigned, formatUnits, metricDecimals } from "./format.js";
+import { formatClusters, formatCount, formatSignedInterval, formatUnits, metricDecimals } from "./format.js";
 import { PROTOCOL_WORDS } from "./experiment.js";
-import { identical } from "./summary-tables.js";
+import { recommendation } from "./recommendation.js";
+import { identicalGroups } from "./same-asks.js";
 import { formatNumber } from "./table.js";
+import { comparisonVerdict, perComparisonOnly, type Verdict } from "./verdict.js";
 
 export interface ExperimentFindings {
   experiment: string;
   sentences: string[];
 }
 
-/**
- * A non-significant effect is notable when its per-comparison interval excludes 0 (it must not
- * be listed as "not detected" beside that interval), or when its estimate is at least the
- * minimum detectable effect: it looks large, yet this design cannot tell it from chance.
- */
-function notable(c: Comparison): boolean {
-  if (c.significant) return false;
-  return comparisonVerdict(c) === "per-comparison" || (c.mde !== undefined && c.mde > 0 && Math.abs(c.diff.mean) >= c.mde);
+/** One entry of a list of comparisons: a group of policies that score alike, with its comparison. */
+interface Entry {
+  group: readonly string[];
+  c: Comparison;
 }
 
-/**
- * What the family's level allows, for a comparison that is not significant: its MDE at α / the
- * family's size, or that nothing can be significant after Holm when the exact test's smallest p
- * is not below that level, or nothing when there is no variance.
- */
-function detectability(c: Comparison, d: number): string {
-  const level = c.mdeLevel === undefined ? "" : ` at the family's level ${formatLevel(c.mdeLevel)}`;
-  if (c.mde !== undefined) return `the minimum detectable effect${level} is ${formatNumber(c.mde, d)}`;
-  if (c.smallestP !== undefined && c.mdeLevel !== undefined && c.smallestP >= c.mdeLevel) {
-    return `with ${formatClusters(c.diff)} the exact test's smallest p, ${formatLevel(c.smallestP)}, is not below ${formatLevel(c.mdeLevel)}: no effect can be significant after Holm`;
-  }
-  return "there is no variance between clusters to size a detectable effect by";
-}
-
-/** α / m as a number a reader can compare p-values with: "0.0016". */
-function formatLevel(level: number): string {
-  return level >= 0.001 ? level.toPrecision(2) : level.toExponential(1);
-}
-
-export function experimentFindings(summary: ExperimentSummary, experiment: ExperimentInfo, cost: readonly CostRow[] = []): ExperimentFindings {
-  const sentences: string[] = [];
-  const description = {
-    asks: experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0),
-    scenarios: experiment.scenarios.length,
-    seeds: experiment.seeds.length,
-  };
-  const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
+export function experimentFindings(summary: ExperimentSummary, results: ExperimentResults, cost: readonly CostRow[] = []): ExperimentFindings {
+  const { experiment } = results;
+  const groups = identicalGroups(results, summary.metrics);
   const asked = experiment.protocol === undefined ? "" : ` (${PROTOCOL_WORDS[experiment.protocol]})`;
+  const sentences = [recommendation(summary, results, groups, cost, `${code(summary.experiment)}${asked}`)];
+
+  const asks = experiment.scenarios.reduce((sum, s) => sum + s.asks.length, 0);
   const systems = experiment.ablations.filter((a) => a.system !== undefined && a.name !== summary.baseline).length;
   const others = summary.ablations.length - 1 - systems;
   const compared = [others > 0 || systems === 0 ? plural(others, "ablation") : "", systems > 0 ? plural(systems, "system") : ""].filter(Boolean).join(" and ");
   sentences.push(
-    `${code(summary.experiment)}${asked} compares ${compared} with ${code(summary.baseline)} on ` +
-      `${formatCount(description.asks)} asks in ${formatCount(description.scenarios)} ${description.scenarios === 1 ? "scenario" : "scenarios"}, ` +
-      `each under ${plural(description.seeds, "seed")}; the unit is ${summary.unit.label}.`,
+    `It compares ${compared} with ${code(summary.baseline)} on ${formatCount(asks)} asks in ${formatCount(experiment.scenarios.length)} ` +
+      `${experiment.scenarios.length === 1 ? "scenario" : "scenarios"}, each under ${plural(experiment.seeds.length, "seed")}; the unit is ${summary.unit.label}.`,
   );
-
-  // One sentence per ablation with an effect, its metrics joined; then, per metric, what was not.
-  const units = formatUnits(summary.unit, base);
-  for (const ablation of summary.ablations) {
-    const effects = summary.headline.flatMap((metric) => {
-      const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
-      return c !== undefined && c.comparable && (c.significant || notable(c)) ? [effectClause(summary, metric, c, units)] : [];
-    });
-    // "raises a by … and b by …": a verb is said once while it holds.
-    const joined = effects.map((e, i) => (i > 0 && e.split(" ")[0] === effects[i - 1].split(" ")[0] ? e.slice(e.indexOf(" ") + 1) : e));
-    if (effects.length > 0) sentences.push(`${code(ablation)} ${joined.join(" and ")}.`);
+  const own = groups.find((g) => g.includes(summary.baseline))!.filter((a) => a !== summary.baseline);
+  if (own.length > 0) {
+    sentences.push(`${own.map(code).join(", ")} ${own.length === 1 ? "scores" : "score"} exactly as ${code(summary.baseline)} on every ask and metric.`);
   }
-  sentences.push(...backendSentences(summary, experiment));
-  for (const metric of summary.headline) {
-    const undetected: { ablation: string; c: Comparison }[] = [];
-    const same: string[] = [];
-    const d = metricDecimals(metric);
-    for (const ablation of summary.ablations) {
-      const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
-      if (c === undefined || !c.comparable || c.significant || notable(c)) continue;
-      if (identical(c)) same.push(ablation);
-      else undetected.push({ ablation, c });
-    }
-    if (undetected.length > 0) {
-      const mdes = undetected.map((u) => u.c.mde).filter((m): m is number => m !== undefined);
-      const [low, high] = mdes.length === 0 ? ["", ""] : [formatNumber(Math.min(...mdes), d), formatNumber(Math.max(...mdes), d)];
-      const first = undetected[0].c;
-      const level = first.mdeLevel === undefined ? "" : ` at the family's level ${formatLevel(first.mdeLevel)}`;
-      const range =
-        mdes.length === 0
-          ? `; ${detectability(first, d)}`
-          : `; at ${formatClusters(first.diff)} the minimum detectable ` +
-            `${low === high ? `effect${level} is ${low}` : `effects${level} are ${low}–${high}`}, so smaller effects could not be detected`;
-      const largest = formatNumber(Math.max(...undetected.map((u) => Math.abs(u.c.diff.mean))), d);
-      // A largest |Δ| that rounds to 0 is said as a bound the reader can read, never "≤ 0.000".
-      const bound = Number(largest) === 0 ? `|Δ| < ${formatNumber(10 ** -d, d)}` : `|Δ| ≤ ${largest}`;
-      sentences.push(
-        `On ${code(metric)}, no difference from ${code(summary.baseline)} was detected for ` +
-          `${undetected.map((u) => code(u.ablation)).join(", ")} (${bound}${range}).`,
-      );
-    }
-    if (same.length > 0) {
-      sentences.push(`On ${code(metric)}, ${same.map(code).join(", ")} ${same.length === 1 ? "scores" : "score"} exactly as ${code(summary.baseline)} on every ask.`);
-    }
-  }
+  const rest = groups.filter((g) => !g.includes(summary.baseline));
+  const base = findRow(summary, summary.baseline, summary.headline[0], ALL_GROUP).value;
+  const limit = adjustmentLimit(summary);
+  if (limit !== undefined) sentences.push(limit);
+  for (const metric of summary.headline) sentences.push(...metricSentences(summary, experiment, rest, metric, formatUnits(summary.unit, base)));
 
   const incomparable = summary.ablations.filter((a) =>
     summary.headline.some((m) => findRow(summary, a, m, ALL_GROUP).vsBaseline?.comparable === false),
@@ -140,51 +83,122 @@ export function experimentFindings(summary: ExperimentSummary, experiment: Exper
 }
 
 /**
- * A comparison between policies that rank by different relevance backends crosses backends: the
- * difference is the backend's as much as the ablation's, which the findings must say, once per
- * backend for the ablations that rank by it.
+ * What one headline metric shows against the baseline, a sentence per verdict: better and worse
+ * after Holm's adjustment (largest first), significant per comparison only, not detected, and the
+ * same on every ask. Each group of identical policies is one entry; entries that cross relevance
+ * backends are listed under their label.
  */
-function backendSentences(summary: ExperimentSummary, experiment: ExperimentInfo): string[] {
-  const backend = (name: string) => experiment.ablations.find((a) => a.name === name)?.policy?.score.relevance;
-  const theirs = backend(summary.baseline);
-  // A system outside recollect has no backend of ours to name.
-  if (theirs === undefined) return [];
-  const crossing = new Map<string, string[]>();
-  for (const ablation of summary.ablations) {
-    const mine = backend(ablation);
-    if (mine !== undefined && mine !== theirs) crossing.set(mine, [...(crossing.get(mine) ?? []), ablation]);
+function metricSentences(summary: ExperimentSummary, experiment: ExperimentInfo, groups: readonly (readonly string[])[], metric: string, experimentUnits: string): string[] {
+  const d = metricDecimals(metric);
+  const byVerdict = new Map<Verdict, Entry[]>();
+  for (const group of groups) {
+    const c = findRow(summary, group[0], metric, ALL_GROUP).vsBaseline!;
+    const verdict = comparisonVerdict(c, metric);
+    byVerdict.set(verdict, [...(byVerdict.get(verdict) ?? []), { group, c }]);
   }
-  return [...crossing].map(
-    ([mine, names]) => `${names.map(code).join(", ")} ${names.length === 1 ? "ranks" : "rank"} by ${mine} relevance, ${code(summary.baseline)} by ${theirs}: ${names.length === 1 ? "its comparison crosses" : "their comparisons cross"} relevance backends.`,
-  );
+  const compared = [...byVerdict].filter(([verdict]) => verdict !== "not comparable").reduce((sum, [, entries]) => sum + entries.length, 0);
+  const first = [...byVerdict.values()].flat()[0]?.c;
+  if (first === undefined) return [];
+  const size = summary.families.find((f) => f.name === first.family)?.size ?? 1;
+  const units = formatUnits(summary.unit, first.diff);
+  const on = `${code(metric)}${higherIsBetter(metric) ? "" : " (lower is better)"}${units === experimentUnits ? "" : ` (over ${units})`}`;
+  const base = code(summary.baseline);
+  const list = (entries: readonly Entry[], withDiff: boolean) => entryList(experiment, summary.baseline, entries, (e) => (withDiff ? ` ${formatSignedInterval(e.c.diff, d)}` : ""));
+  const gain = (e: Entry) => (higherIsBetter(metric) ? 1 : -1) * e.c.diff.mean;
+  const significant = (byVerdict.get("significant") ?? []).sort((a, b) => gain(b) - gain(a));
+  const better = significant.filter((e) => gain(e) > 0);
+  const worse = significant.filter((e) => gain(e) < 0).reverse();
+  const sentences: string[] = [];
+  const holm = `On ${on}, significant after Holm over ${size} comparisons`;
+  if (better.length > 0) sentences.push(`${holm}, better than ${base}: ${list(better, true)}.`);
+  if (worse.length > 0) sentences.push(`${better.length > 0 ? "Worse" : `${holm}, worse`} than ${base}: ${list(worse, true)}.`);
+  const perComparison = byVerdict.get("per comparison only") ?? [];
+  if (perComparison.length > 0) {
+    sentences.push(`On ${on}, the differences from ${base} of ${list(perComparison, true)} are ${perComparisonOnly(size)}.`);
+  }
+  const undetected = byVerdict.get("not detected") ?? [];
+  if (undetected.length > 0) {
+    const mdes = undetected.map((e) => e.c.mde).filter((m): m is number => m !== undefined && m > 0);
+    const level = first.mdeLevel === undefined ? "" : ` at the family's level ${formatLevel(first.mdeLevel)}`;
+    const [low, high] = mdes.length === 0 ? ["", ""] : [formatNumber(Math.min(...mdes), d), formatNumber(Math.max(...mdes), d)];
+    const range = mdes.length === 0 ? "" : `; minimum detectable ${low === high ? `effect${level} ${low}` : `effects${level} ${low}–${high}`}`;
+    const largest = formatNumber(Math.max(...undetected.map((e) => Math.abs(e.c.diff.mean))), d);
+    // A largest |Δ| that rounds to 0 is said as a bound the reader can read, never "≤ 0.000".
+    const bound = Number(largest) === 0 ? `|Δ| < ${formatNumber(10 ** -d, d)}` : `|Δ| ≤ ${largest}`;
+    // When nothing compared was detected, the list would name every policy again.
+    const same = byVerdict.get("identical")?.length ?? 0;
+    const crossing = crossingNote(experiment, summary.baseline, undetected);
+    const whom =
+      undetected.length + same === compared && undetected.length > 1
+        ? `any of the ${undetected.length} policies compared${same === 0 ? "" : ` that do not score exactly as it`}${crossing === "" ? "" : ` (${crossing})`}`
+        : list(undetected, false);
+    sentences.push(`On ${on}, no difference from ${base} was detected (${bound}${range}) for ${whom}.`);
+  }
+  const same = byVerdict.get("identical") ?? [];
+  if (same.length > 0) sentences.push(`On ${on}, ${list(same, false)} ${same.length === 1 && same[0].group.length === 1 ? "scores" : "score"} exactly as ${base} on every ask.`);
+  return sentences;
 }
 
 /**
- * "raises `metric` by 0.357 (better; 95% CI …; p (Holm) …)"; the units are named only where they
- * differ from the experiment's, stated once in its opening sentence.
+ * Why nothing can be significant after adjustment, when that is so: with few clusters the exact
+ * sign-flip test's smallest p (2 / 2^clusters) is not below Holm's first step (α over the family's
+ * size), so a reader does not take "per comparison only" for a near miss. Said once, for the first
+ * headline comparison it holds for.
  */
-function effectClause(summary: ExperimentSummary, metric: string, c: Comparison, experimentUnits: string): string {
-  const d = metricDecimals(metric);
-  const rises = c.diff.mean > 0;
-  const better = rises === higherIsBetter(metric);
-  const units = formatUnits(summary.unit, c.diff);
-  const family = summary.families.find((f) => f.name === c.family)?.size;
-  const perComparison = comparisonVerdict(c) === "per-comparison";
-  const verdict = c.significant
-    ? `p (Holm) ${formatP(c.pHolm)}`
-    : `${perComparison ? `significant per comparison only (the interval excludes 0; not after Holm over ${family} comparisons)` : "not significant after Holm"}, ` +
-      `p (Holm) ${formatP(c.pHolm)}; ${detectability(c, d)}`;
-  return (
-    `${rises ? "raises" : "lowers"} ${code(metric)} by ${formatNumber(Math.abs(c.diff.mean), d)} ` +
-    `(${better ? "better" : "worse"}; [${formatSigned(c.diff.lo, d)}, ${formatSigned(c.diff.hi, d)}]` +
-    `${units === experimentUnits ? "" : `, ${units}`}; ${verdict})`
-  );
+function adjustmentLimit(summary: ExperimentSummary): string | undefined {
+  for (const metric of summary.headline) {
+    for (const ablation of summary.ablations) {
+      const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
+      if (c?.comparable !== true || c.smallestP === undefined || c.mdeLevel === undefined || c.smallestP < c.mdeLevel) continue;
+      const size = summary.families.find((f) => f.name === c.family)?.size ?? 1;
+      return (
+        `With ${formatClusters(c.diff)}, the exact sign-flip test's smallest p is ${formatLevel(c.smallestP)}, not below ` +
+        `${formatLevel(c.mdeLevel)} (0.05 over ${plural(size, "comparison")}): no difference can be significant after Holm's adjustment here, only per comparison.`
+      );
+    }
+  }
+  return undefined;
+}
+
+/** α / m or a smallest p as a number a reader can compare p-values with: "0.0014". */
+function formatLevel(level: number): string {
+  return level >= 0.001 ? level.toPrecision(2) : level.toExponential(1);
+}
+
+/**
+ * "`a` = `b` +0.357 [+0.320, +0.395], `c` …; `d` … (across relevance backends, bm25 against words)":
+ * entries ranking as the baseline does first, then those of each other backend with its label.
+ */
+function entryList(experiment: ExperimentInfo, baseline: string, entries: readonly Entry[], detail: (e: Entry) => string): string {
+  const theirs = relevanceOf(experiment, baseline);
+  const labelled = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const label = crossingLabel(relevanceOf(experiment, e.group[0]), theirs);
+    labelled.set(label, [...(labelled.get(label) ?? []), e]);
+  }
+  return [...labelled]
+    .sort(([a], [b]) => Number(a !== "") - Number(b !== ""))
+    .map(([label, members]) => `${members.map((e) => `${e.group.map(code).join(" = ")}${detail(e)}`).join(", ")}${label === "" ? "" : ` (${label})`}`)
+    .join("; ");
+}
+
+/** "those ranking by bm25 or embedding relevance compare across relevance backends, against words", or "". */
+function crossingNote(experiment: ExperimentInfo, baseline: string, entries: readonly Entry[]): string {
+  const theirs = relevanceOf(experiment, baseline);
+  const others = [...new Set(entries.map((e) => relevanceOf(experiment, e.group[0])))].filter((b): b is string => b !== undefined && b !== theirs);
+  if (theirs === undefined || others.length === 0) return "";
+  const named = others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} or ${others.at(-1)}`;
+  return `those ranking by ${named} relevance compare across relevance backends, against ${theirs}`;
 }
 
 /** The Findings section of EVALUATION.md. */
 export function renderFindings(findings: readonly ExperimentFindings[]): string {
   if (findings.length === 0) return "## Findings\n\nNo results are recorded yet.";
-  return ["## Findings", "Brackets hold 95% confidence intervals.", ...findings.map((f) => f.sentences.join(" "))].join("\n\n");
+  return [
+    "## Findings",
+    "Brackets hold 95% confidence intervals, per comparison; `a` = `b` names policies that score alike on every ask and metric, stated once.",
+    ...findings.map((f) => f.sentences.join(" ")),
+  ].join("\n\n");
 }
 
 /**

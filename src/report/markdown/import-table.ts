@@ -8,8 +8,9 @@ import { byCodeUnit } from "../../shared/order.js";
 
 /**
  * The import table of an experiment whose scenarios came from conversation data: what was read,
- * what became memories and asks, and one row per repair the data needed, with examples. Every
- * repair is listed, done or not, so a reader sees what was checked.
+ * what became memories and asks, and one row per repair the data needed, with examples. The
+ * checks that found nothing to repair are named in one sentence, so a reader sees every check
+ * without a table row of zeros for each.
  */
 export function importSection(_context: unknown, { results }: ExperimentView): string {
   const parsed = importStatsSchema.safeParse(results.experiment.importStats);
@@ -24,16 +25,24 @@ export function importSection(_context: unknown, { results }: ExperimentView): s
       `Of ${plural(stats.questions, "question")}${stats.notChosen > 0 ? ` of the chosen categories (${stats.notChosen} others were left out)` : ""}, ` +
       `${stats.asked} were asked, in ${plural(stats.scenarios, "scenario")} (one per conversation with a question left to ask).`,
     "",
-    markdownTable(
-      ["Repair", "What the importer did", { header: "Count", align: "right" }, "Examples"],
-      listedRepairs(stats).map((repair) => {
-        const n = repairCount(stats, repair.key);
-        const count = repair.key === "sessionsOutOfOrder" && n > 0 ? `${n} in ${plural(stats.conversationsOutOfOrder, "conversation")}` : String(n);
-        return [repair.what, repair.done, count, (stats.examples[repair.key] ?? []).map(code).join(", ")];
-      }),
-    ),
-    "",
   ];
+  const listed = listedRepairs(stats);
+  const done = listed.filter((repair) => repairCount(stats, repair.key) > 0);
+  const unneeded = listed.filter((repair) => repairCount(stats, repair.key) === 0).map((repair) => repair.what);
+  if (done.length > 0) {
+    out.push(
+      markdownTable(
+        ["Repair", "What the importer did", { header: "Count", align: "right" }, "Examples"],
+        done.map((repair) => {
+          const n = repairCount(stats, repair.key);
+          const count = repair.key === "sessionsOutOfOrder" ? `${n} in ${plural(stats.conversationsOutOfOrder, "conversation")}` : String(n);
+          return [repair.what, repair.done, count, (stats.examples[repair.key] ?? []).map(code).join(", ")];
+        }),
+      ),
+      "",
+    );
+  }
+  if (unneeded.length > 0) out.push(`${done.length === 0 ? "No repair was needed; checked" : "Checked and not needed"}: ${unneeded.join("; ")}.`, "");
   const categories = Object.entries(stats.categories).sort(([a], [b]) => byCodeUnit(a, b));
   if (categories.length > 1) {
     out.push(

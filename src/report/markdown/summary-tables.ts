@@ -1,6 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { higherIsBetter } from "../../harness/metrics.js";
-import { ALL_GROUP, comparisonVerdict, familyName, findRow } from "../../harness/summary/summarise.js";
+import { ALL_GROUP, familyName, findRow } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
 import {
@@ -13,6 +13,7 @@ import {
   metricDecimals,
 } from "./format.js";
 import { EMPTY_CELL, formatNumber as formatValue, markdownTable } from "./table.js";
+import { comparisonVerdict, verdictCell } from "./verdict.js";
 
 /** An ablation's name as a table shows it, escaped, with the baseline marked. */
 export function ablationLabel(summary: ExperimentSummary, ablation: string): string {
@@ -34,29 +35,9 @@ export function renderAblations(results: ExperimentResults, summary: ExperimentS
     .join("\n");
 }
 
-/**
- * The verdict of one comparison in words: significant after adjustment (the mark), significant
- * per comparison only, could not detect, identical, or not comparable. `familySize` names the
- * adjustment a per-comparison result did not survive.
- */
-export function verdict(c: Comparison, familySize?: number): string {
-  switch (comparisonVerdict(c)) {
-    case "not-comparable":
-      return "not comparable";
-    case "identical":
-      return "identical";
-    case "significant":
-      return SIGNIFICANT_MARK;
-    case "per-comparison":
-      return `per comparison only (the interval excludes 0; not after Holm${familySize === undefined ? "" : ` over ${familySize}`})`;
-    case "not-detected":
-      return "could not detect";
-  }
-}
-
-/** The same value on every unit: no difference to detect or to miss. */
-export function identical(c: Comparison): boolean {
-  return c.wins === 0 && c.losses === 0;
+/** The verdict of one comparison as a table cell (see comparisonVerdict); never blank. */
+export function verdict(c: Comparison, metric: string): string {
+  return verdictCell(comparisonVerdict(c, metric));
 }
 
 /**
@@ -93,12 +74,10 @@ export function renderHeadlineTable(summary: ExperimentSummary, group: string = 
 
 function differenceCell(c: Comparison | undefined, metric: string): string {
   if (c === undefined) return "(baseline)";
-  if (!c.comparable) return "not comparable";
-  if (identical(c)) return "identical";
-  const d = metricDecimals(metric);
-  const cell = `${formatSignedInterval(c.diff, d)} p ${formatP(c.pHolm)}`;
-  if (c.significant) return `${cell} ${SIGNIFICANT_MARK}`;
-  return comparisonVerdict(c) === "per-comparison" ? `${cell} (per comparison only)` : cell;
+  const shown = comparisonVerdict(c, metric);
+  if (shown === "not comparable" || shown === "identical") return shown;
+  const cell = `${formatSignedInterval(c.diff, metricDecimals(metric))} p ${formatP(c.pHolm)}`;
+  return shown === "significant" ? `${cell} ${SIGNIFICANT_MARK}` : cell;
 }
 
 /** Every metric for every ablation, with the letters of the ablations each one beats (appendix). */
@@ -138,7 +117,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
           c.comparable ? formatP(c.p) : EMPTY_CELL,
           c.comparable ? formatP(c.pHolm) : EMPTY_CELL,
           c.mde === undefined || !c.comparable ? EMPTY_CELL : formatValue(c.mde, d),
-          verdict(c, familySize.get(c.family)),
+          verdict(c, metric),
           formatWtl(c),
           c.comparable ? escapeMarkdown(c.family) : EMPTY_CELL,
         ];
@@ -175,7 +154,7 @@ export function renderCategoryTable(summary: ExperimentSummary, metric: string):
       ...summary.ablations.map((a) => {
         const row = findRow(summary, a, metric, group);
         const mean = formatValue(row.value.mean, metricDecimals(metric));
-        return row.vsBaseline?.significant ? `${mean} ${SIGNIFICANT_MARK}` : mean;
+        return row.vsBaseline !== undefined && comparisonVerdict(row.vsBaseline, metric) === "significant" ? `${mean} ${SIGNIFICANT_MARK}` : mean;
       }),
     ]),
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isRankMetric, metricNames } from "../../../src/harness/metrics.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { holm, minimumDetectableEffect, tCritical } from "../../../src/harness/stats/index.js";
-import { ALL_GROUP, familyName, findRow, summarise, type SummariseOptions } from "../../../src/harness/summary/summarise.js";
+import { ALL_GROUP, comparePair, familyName, findRow, PER_COMPARISON, summarise, type SummariseOptions } from "../../../src/harness/summary/summarise.js";
 import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
 
 // Fewer resamples than the defaults keep the suite fast; the smallest p (1/2001) still survives Holm.
@@ -248,3 +248,33 @@ function withCluster(results: ExperimentResults, cluster: ExperimentResults["exp
   copy.experiment.cluster = cluster;
   return copy;
 }
+
+describe("comparePair", () => {
+  const results = syntheticResults();
+  const summary = summarise(results, { seed: 3 });
+
+  it("compares two policies exactly as a comparison with the baseline is made: paired, clustered, the same figures", () => {
+    for (const metric of ["recall_any@1", "coverage", "leakage"]) {
+      const vs = findRow(summary, "no-touch", metric).vsBaseline!;
+      const pair = comparePair(results, "full", "no-touch", metric, 3);
+      expect(pair.diff).toEqual(vs.diff);
+      expect(pair.p).toBe(vs.p);
+      expect(pair.mde).toBe(vs.mde);
+      expect([pair.wins, pair.ties, pair.losses]).toEqual([vs.wins, vs.ties, vs.losses]);
+    }
+  });
+
+  it("belongs to no Holm family: its adjusted p is its own, and so is its verdict", () => {
+    const pair = comparePair(results, "relevance-only", "no-touch", "mrr", 3);
+    expect(pair.family).toBe(PER_COMPARISON);
+    expect(pair.pHolm).toBe(pair.p);
+    expect(pair.significant).toBe(pair.p < 0.05);
+  });
+
+  it("does not compare rank metrics across section layouts", () => {
+    const pooled = addAblation(results, "pooled", "full");
+    pooled.experiment.ablations.find((a) => a.name === "pooled")!.policy!.mode = "pooled";
+    expect(comparePair(pooled, "no-touch", "pooled", "mrr", 3).comparable).toBe(false);
+    expect(comparePair(pooled, "no-touch", "pooled", "coverage", 3).comparable).toBe(true);
+  });
+});

@@ -23,10 +23,14 @@ describe("verdictOf", () => {
     expect(verdictOf(comparison([-0.3, -0.5, -0.1], 0.001, 0.01))).toBe("significant after adjustment");
   });
 
-  it("is significant per comparison only when the interval or p rules out zero but Holm's p does not", () => {
+  it("is significant per comparison only when the interval rules out zero but Holm's p does not", () => {
     expect(verdictOf(comparison([-0.3, -0.583, -0.067], 0.01, 0.2))).toBe("significant per comparison only");
-    expect(verdictOf(comparison([0.2, 0.01, 0.4], 0.06, 0.5))).toBe("significant per comparison only");
-    expect(verdictOf(comparison([0.2, -0.01, 0.4], 0.04, 0.5))).toBe("significant per comparison only");
+    expect(verdictOf(comparison([0.2, 0.01, 0.4], 0.03, 0.5))).toBe("significant per comparison only");
+  });
+
+  it("takes the verdict the summary recorded, the one every report states", () => {
+    expect(verdictOf(comparison([0.2, 0.01, 0.4], 0.03, 0.5, { verdict: "not-detected" }))).toBe("could not detect");
+    expect(verdictOf(comparison([0, 0, 0], 1, 1, { wins: 0, losses: 0, ties: 20 }))).toBe("could not detect");
   });
 
   it("could not detect a difference whose interval holds zero and whose p is 0.05 or more", () => {

@@ -38,21 +38,31 @@ describe("the import table of EVALUATION.md", () => {
     );
   });
 
-  it("lists every repair, done or not, with its count and examples; evidence that is not an id only when some was", () => {
-    const rowsOf = (s: ReturnType<typeof stats>) =>
-      importSection(undefined, view(s))
-        .split("\n")
-        .filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
-    const malformed = REPAIRS.find((r) => r.key === "malformedEvidence")!.what;
-    const rows = rowsOf(stats());
-    expect(rows.map((row) => row.split("|")[1]!.trim())).toEqual(REPAIRS.filter((r) => r.what !== malformed).map((r) => r.what));
-    const needed = stats();
-    countRepair(needed, "malformedEvidence", 'c2 q2: "D1:11; D3:18"');
-    expect(rowsOf(needed).find((row) => row.startsWith(`| ${malformed} `))!.split("|").map((c) => c.trim()).slice(3, 5)).toEqual(["1", '`c2 q2: "D1:11; D3:18"`']);
+  it("lists each repair done with its count and examples, and names every check that found nothing in one sentence", () => {
+    const text = importSection(undefined, view(stats()));
+    const rows = text.split("\n").filter((line) => REPAIRS.some((r) => line.startsWith(`| ${r.what} `)));
+    expect(rows).toHaveLength(2);
     const cells = (what: string) => rows.find((row) => row.startsWith(`| ${what} `))!.split("|").map((c) => c.trim());
     expect(cells("sessions dated before a session listed earlier").slice(3, 5)).toEqual(["1 in 1 conversation", "`c1 s2: 2024-01-01`"]);
     expect(cells("evidence ids that name no imported turn").slice(3, 5)).toEqual(["2", '`c2 q1: "s9:9"`, `c3 q4: "x"`']);
-    expect(cells("empty turns").slice(3, 5)).toEqual(["0", ""]);
+    const unneeded = REPAIRS.filter((r) => !["sessionsOutOfOrder", "unknownEvidence", "malformedEvidence"].includes(r.key)).map((r) => r.what);
+    expect(text).toContain(`Checked and not needed: ${unneeded.join("; ")}.`);
+  });
+
+  it("lists evidence that is not an id only when some was, as a row of its own", () => {
+    const needed = stats();
+    countRepair(needed, "malformedEvidence", 'c2 q2: "D1:11; D3:18"');
+    const malformed = REPAIRS.find((r) => r.key === "malformedEvidence")!.what;
+    const row = importSection(undefined, view(needed)).split("\n").find((line) => line.startsWith(`| ${malformed} `))!;
+    expect(row.split("|").map((c) => c.trim()).slice(3, 5)).toEqual(["1", '`c2 q2: "D1:11; D3:18"`']);
+    expect(importSection(undefined, view(stats()))).not.toContain(malformed);
+  });
+
+  it("says when no repair was needed, still naming every check", () => {
+    const clean = { ...stats(), repairs: { ...emptyImportStats().repairs }, conversationsOutOfOrder: 0 };
+    const text = importSection(undefined, view(clean));
+    expect(text).not.toContain("| Repair ");
+    expect(text).toContain(`No repair was needed; checked: ${REPAIRS.filter((r) => r.key !== "malformedEvidence").map((r) => r.what).join("; ")}.`);
   });
 
   it("breaks the questions down by category, in name order", () => {

@@ -260,7 +260,7 @@ const category = (f: Fixture) => f.summary.groups.find((g) => g !== "all")!;
 /** Every markdown writer of EVALUATION.md, the appendices and FAILURE_ANALYSIS.md, by name. */
 const WRITERS: Record<string, (f: Fixture) => string> = {
   setup: (f) => renderSetup(f.context),
-  findings: (f) => renderFindings([experimentFindings(f.summary, f.results.experiment)]),
+  findings: (f) => renderFindings([experimentFindings(f.summary, f.results)]),
   "experiment intro": (f) => renderExperimentIntro([view(f)]),
   ablations: (f) => renderAblations(f.results, f.summary),
   "headline table": (f) => renderHeadlineTable(f.summary),
