@@ -29,11 +29,13 @@ export { escapeMemoryText, LINE_BREAKS, renderLine } from "./escape.js";
 /** The pinned Gemma tokenizer that prices each memory's line at write time. */
 export {
   type GemmaTokenizer,
+  gemmaTokenizer,
   gemmaTokenizerFiles,
   loadGemmaTokenizer,
   loadTokenizerFromFiles,
   TOKENIZER_MANIFEST,
   type TokenCounter,
+  tokenizerSha256,
 } from "./tokenizer.js";
 /** Counts a completed request, chat template included, before it is sent. */
 export { applyGemmaChatTemplate, type ChatMessage, countRequest } from "./count-request.js";

@@ -54,6 +54,8 @@ const EXEMPT: Record<string, Exemption> = {
   "src/bench/encoder-reference-worker.mjs": { kind: "run", by: "test/bench/encoder.test.ts", why: "the plain JavaScript encoder the bench measures against" },
   "src/harness/runner/worker-entry.mjs": { kind: "run", by: "test/harness/runner/run.test.ts", why: "the trial worker's loader" },
 
+  "src/shared/cache-file.ts": covered("opens, checks and refuses the cache files of both its users", "test/model/embedding/cache.test.ts", "test/harness/runner/token-cache.test.ts"),
+
   // Schemas: their rules are specified by the loaders that apply them (bad-input tables).
   "src/harness/answers/schema.ts": covered("validated by the answer-level run", "test/harness/answers/run.test.ts"),
   "src/harness/experiment/sweep-schema.ts": covered("sweep sections are parsed by it", "test/harness/experiment/sweep-points.test.ts"),
