@@ -100,7 +100,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/report/charts/rank-change-chart.ts": covered("one chart of an experiment", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts"),
   "src/report/charts/recall-over-time-chart.ts": covered("one chart of an experiment", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts"),
   "src/report/charts/fonts.ts": covered("the chart fonts", "test/report/charts/font-metrics.test.ts"),
-  "src/report/charts/render.ts": covered("SVG and PNG rendering", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts"),
+  "src/report/charts/render.ts": covered("SVG and PNG rendering, and through a chart cache", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts", "test/report/charts/chart-cache.test.ts"),
   "src/report/charts/text-measure.ts": covered("text widths from the font files", "test/report/charts/font-metrics.test.ts"),
   "src/report/charts/theme.ts": covered("the charts' shared look", "test/report/charts/layout.test.ts"),
   "src/report/html/bundles.ts": covered("the page's scripts", "test/report/html/browser.test.ts"),
