@@ -100,8 +100,8 @@ export function renderMarkdown(report: BenchReport): string {
     out.push("## Experiment grid", "");
     out.push(
       markdownTable(
-        ["experiment", "trials", "workers", "wall (s)"],
-        report.grid.map((g): Cell[] => [g.experiment, g.trials, g.workers, g.wallMs / 1000]),
+        ["experiment", "trials", "workers", "wall (s)", "CPU (s)"],
+        report.grid.map((g): Cell[] => [g.experiment, g.trials, g.workers, g.wallMs / 1000, g.cpuMs / 1000]),
       ),
       "",
     );
@@ -111,7 +111,7 @@ export function renderMarkdown(report: BenchReport): string {
     out.push("## Required", "");
     out.push(markdownTable(["requirement", "measured", "met"], required), "");
   }
-  out.push(`Bench wall time: ${(report.totalMs / 1000).toFixed(0)} s.`, "");
+  out.push(`Bench wall time: ${(report.totalMs / 1000).toFixed(0)} s; CPU time (user and system, every thread): ${(report.totalCpuMs / 1000).toFixed(0)} s.`, "");
   return out.join("\n");
 }
 

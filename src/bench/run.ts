@@ -18,7 +18,7 @@ import { wordSet } from "../memory/index.js";
 import { plainSum, simdSummer } from "./floor.js";
 import { Fts5Peer } from "./fts5.js";
 import { type GridTiming, timeGrid } from "./grid.js";
-import { type Latency, summarise, timeInterleaved } from "./stats.js";
+import { cpuMsSince, type Latency, summarise, timeInterleaved } from "./stats.js";
 import { BENCH_MODEL, BENCH_SCOPE, type BenchQuery, cheapTokenCounter, SyntheticData } from "./synthetic.js";
 
 export interface BenchOptions {
@@ -85,6 +85,8 @@ export interface BenchReport {
   grid: GridTiming[];
   peakRssMb: number;
   totalMs: number;
+  /** User and system CPU time of the whole bench, every thread, beside its wall time (totalMs). */
+  totalCpuMs: number;
 }
 
 const K = 5;
@@ -97,6 +99,7 @@ export const streamBm25Policy: RetrievalPolicy = {
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<BenchReport> {
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const loadAtStart = loadavg();
   const opts = {
     seed: 1,
@@ -163,6 +166,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     grid,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     totalMs: performance.now() - started,
+    totalCpuMs: cpuMsSince(cpuStarted),
   };
 }
 

@@ -47,3 +47,12 @@ export function timeInterleaved(
   }
   return samples.map(summarise);
 }
+
+/**
+ * User and system CPU time of the whole process (every thread) since `start`, in ms. Beside wall
+ * time it tells a slow machine (wall grows, CPU does not) from slower code (both grow).
+ */
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}

@@ -29,11 +29,13 @@ export { escapeMemoryText, LINE_BREAKS, renderLine } from "./escape.js";
 /** The pinned Gemma tokenizer that prices each memory's line at write time. */
 export {
   type GemmaTokenizer,
+  gemmaTokenizer,
   gemmaTokenizerFiles,
   loadGemmaTokenizer,
   loadTokenizerFromFiles,
   TOKENIZER_MANIFEST,
   type TokenCounter,
+  tokenizerSha256,
 } from "./tokenizer.js";
 /** Counts a completed request, chat template included, before it is sent. */
 export { applyGemmaChatTemplate, type ChatMessage, countRequest } from "./count-request.js";
@@ -81,6 +83,8 @@ export { BM25_B, BM25_K1 } from "./relevance/bm25.js";
  * writes, corrects, lists and touches memories, and lends its embeddings read-only.
  */
 export { type MemoryStore, type OpenStoreOptions, openStore, type StoredEmbeddings } from "./store/store.js";
+/** Short-lived in-memory stores, one after another, each connection's schema and statements made once. */
+export { ScratchStores } from "./store/scratch-stores.js";
 /** The store's schema versions, for tools that read or migrate its files. */
 export { LEGACY_SCOPE } from "./store/schema.js";
 export { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "./store/migrations.js";

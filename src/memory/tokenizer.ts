@@ -4,7 +4,7 @@
  * a changed or tampered file cannot silently shift every quota.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";
@@ -47,18 +47,32 @@ export function gemmaTokenizerFiles(): { tokenizer: string; config: string } {
   };
 }
 
-let cached: Promise<GemmaTokenizer> | undefined;
+let cached: GemmaTokenizer | undefined;
 
 /** How many distinct words a tokenizer remembers the counts of. */
 const MAX_REMEMBERED_PIECES = 500_000;
 
-/** The pinned tokenizer, loaded once per process (loading takes over a second). */
-export function loadGemmaTokenizer(): Promise<GemmaTokenizer> {
-  cached ??= loadTokenizerFromFiles(gemmaTokenizerFiles(), TOKENIZER_MANIFEST).catch((error) => {
-    cached = undefined;
-    throw error;
-  });
+/**
+ * The pinned tokenizer, loaded once per thread, on first need (loading takes over a second).
+ * Synchronous, so that a counter which usually finds its counts elsewhere (see the runner's token
+ * cache) can load it at the first text it has no count for.
+ */
+export function gemmaTokenizer(): GemmaTokenizer {
+  cached ??= readTokenizerFromFiles(gemmaTokenizerFiles(), TOKENIZER_MANIFEST);
   return cached;
+}
+
+/** The pinned tokenizer, loaded once per thread (see gemmaTokenizer). */
+export async function loadGemmaTokenizer(): Promise<GemmaTokenizer> {
+  return gemmaTokenizer();
+}
+
+/** One hash over both pinned files, known from the manifest without loading them: what results record and caches key counts by. */
+export function tokenizerSha256(manifest: TokenizerManifest = TOKENIZER_MANIFEST): string {
+  return createHash("sha256")
+    .update(`tokenizer.json:${manifest.files["tokenizer.json"]}\n`)
+    .update(`tokenizer_config.json:${manifest.files["tokenizer_config.json"]}\n`)
+    .digest("hex");
 }
 
 /** Loads and checks a tokenizer from explicit files; `loadGemmaTokenizer` is the cached default. */
@@ -66,20 +80,16 @@ export async function loadTokenizerFromFiles(
   files: { tokenizer: string; config: string },
   manifest: TokenizerManifest,
 ): Promise<GemmaTokenizer> {
-  const tokenizerBytes = await readChecked(files.tokenizer, manifest.files["tokenizer.json"], manifest);
-  const configBytes = await readChecked(
-    files.config,
-    manifest.files["tokenizer_config.json"],
-    manifest,
-  );
+  return readTokenizerFromFiles(files, manifest);
+}
+
+function readTokenizerFromFiles(files: { tokenizer: string; config: string }, manifest: TokenizerManifest): GemmaTokenizer {
+  const tokenizerBytes = readChecked(files.tokenizer, manifest.files["tokenizer.json"], manifest);
+  const configBytes = readChecked(files.config, manifest.files["tokenizer_config.json"], manifest);
   const tokenizer = new Tokenizer(
     JSON.parse(tokenizerBytes.toString("utf8")),
     JSON.parse(configBytes.toString("utf8")),
   );
-  const sha256 = createHash("sha256")
-    .update(`tokenizer.json:${manifest.files["tokenizer.json"]}\n`)
-    .update(`tokenizer_config.json:${manifest.files["tokenizer_config.json"]}\n`)
-    .digest("hex");
   // Words recur across lines, so their counts are kept; the bound keeps a huge corpus from filling memory.
   const pieceCounts = new Map<string, number>();
   const countPiece = (piece: string): number => {
@@ -94,19 +104,15 @@ export async function loadTokenizerFromFiles(
     count: (text) => tokenPieces(text).reduce((sum, piece) => sum + countPiece(piece), 0),
     countWithSpecialTokens: (text) =>
       tokenizer.encode(text, { add_special_tokens: true }).ids.length,
-    sha256,
+    sha256: tokenizerSha256(manifest),
     files,
   };
 }
 
-async function readChecked(
-  file: string,
-  expected: string,
-  manifest: TokenizerManifest,
-): Promise<Buffer> {
+function readChecked(file: string, expected: string, manifest: TokenizerManifest): Buffer {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = readFileSync(file);
   } catch (error) {
     throw fileError(
       file,

@@ -4,6 +4,7 @@ import type { ExperimentResults } from "../harness/results/types.js";
 import { costRows } from "../harness/summary/cost.js";
 import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary/summarise.js";
 import { byCodeUnit } from "../shared/order.js";
+import type { ChartCache } from "./charts/chart-cache.js";
 import { chartsReporter } from "./charts/reporter.js";
 import { createEvaluationReporter } from "./evaluation.js";
 import { appendixReporter } from "./appendix.js";
@@ -58,6 +59,8 @@ export interface RenderOptions {
   onStep?: (done: number, total: number, step: string) => void;
   /** The project's own folder (default); false for a user's output folder (see `reporters`). */
   project?: boolean;
+  /** Charts rendered before, read instead of rendered again (see ChartCache); none by default. */
+  chartCache?: ChartCache;
 }
 
 /** Every report file, rendered in memory from recorded results; paths are relative to `root`. */
@@ -96,6 +99,7 @@ export async function renderReports(
     findings: chosen.map((r) => findings[needed.indexOf(r)]!),
     readExisting,
     project: options.project ?? true,
+    ...(options.chartCache === undefined ? {} : { chartCache: options.chartCache }),
   });
 
   const files: OutputFile[] = [];

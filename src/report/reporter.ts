@@ -1,5 +1,6 @@
 import type { ExperimentResults } from "../harness/results/types.js";
 import type { ExperimentSummary } from "../harness/summary/types.js";
+import type { ChartCache } from "./charts/chart-cache.js";
 
 /** A file a reporter wants written, relative to the repository root. */
 export interface OutputFile {
@@ -24,6 +25,8 @@ export interface ReportContext {
   readExisting(path: string): string | undefined;
   /** False for a user's output folder (`--out`), whose experiments are not the project's experiments/. */
   project?: boolean;
+  /** Where charts rendered before are kept; without it, every chart is rendered. */
+  chartCache?: ChartCache;
 }
 
 /**

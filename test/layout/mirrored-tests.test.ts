@@ -54,6 +54,8 @@ const EXEMPT: Record<string, Exemption> = {
   "src/bench/encoder-reference-worker.mjs": { kind: "run", by: "test/bench/encoder.test.ts", why: "the plain JavaScript encoder the bench measures against" },
   "src/harness/runner/worker-entry.mjs": { kind: "run", by: "test/harness/runner/run.test.ts", why: "the trial worker's loader" },
 
+  "src/shared/cache-file.ts": covered("opens, checks and refuses the cache files of both its users", "test/model/embedding/cache.test.ts", "test/harness/runner/token-cache.test.ts"),
+
   // Schemas: their rules are specified by the loaders that apply them (bad-input tables).
   "src/harness/answers/schema.ts": covered("validated by the answer-level run", "test/harness/answers/run.test.ts"),
   "src/harness/experiment/sweep-schema.ts": covered("sweep sections are parsed by it", "test/harness/experiment/sweep-points.test.ts"),
@@ -98,7 +100,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/report/charts/curve-panels.ts": covered("the panels of the recall@k and evidence-age charts", "test/report/charts/recall-at-k-chart.test.ts", "test/report/charts/evidence-age-chart.test.ts"),
   "src/report/charts/panel-width.ts": covered("panel grids within the width limit", "test/report/charts/layout.test.ts"),
   "src/report/charts/fonts.ts": covered("the chart fonts", "test/report/charts/font-metrics.test.ts"),
-  "src/report/charts/render.ts": covered("SVG and PNG rendering", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts"),
+  "src/report/charts/render.ts": covered("SVG and PNG rendering, and through a chart cache", "test/report/charts/experiment-charts.test.ts", "test/report/charts/layout.test.ts", "test/report/charts/chart-cache.test.ts"),
   "src/report/charts/text-measure.ts": covered("text widths from the font files", "test/report/charts/font-metrics.test.ts"),
   "src/report/charts/theme.ts": covered("the charts' shared look", "test/report/charts/layout.test.ts"),
   "src/report/html/bundles.ts": covered("the page's scripts", "test/report/html/browser.test.ts"),

@@ -2,16 +2,17 @@ import { existsSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { globSync } from "tinyglobby";
 import { importStatsSchema, repairSummary } from "../../datasets/conversations/index.js";
-import { loadGemmaTokenizer } from "../../memory/index.js";
+import { gemmaTokenizer, tokenizerSha256 } from "../../memory/index.js";
 import { type Experiment, loadExperiments } from "../../harness/experiment/load.js";
 import { buildManifest } from "../../harness/results/manifest.js";
 import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import { runSweep } from "../../harness/sweep/run.js";
-import { memoisedCounter } from "../../harness/runner/token-counts.js";
+import { cachingCounter, DEFAULT_TOKEN_CACHE_FILE } from "../../harness/runner/token-cache.js";
 import { embeddingService } from "../../harness/runner/embeddings.js";
 import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
+import type { TokenCounter } from "../../memory/index.js";
 import type { DataArgs, Log } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
@@ -154,10 +155,19 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
 }
 
 async function runWith(experiment: Experiment, options: RunOptions, bar: Progress, started: number): Promise<ExperimentResults> {
-  // Loaded first: the run prices every memory line once, in this thread, before the workers start.
-  const tokenizer = await loadGemmaTokenizer();
-  // One memo for the trials and the sweep, so a line the trials priced is not counted again.
-  const counter = memoisedCounter(tokenizer);
+  // The run prices every memory line once, in this thread, before the workers start, through the
+  // cache of counts earlier runs made: the tokenizer is loaded only for a line none of them priced.
+  // One counter for the trials and the sweep, so a line the trials priced is not counted again.
+  const tokenCache = options.tokenCache ?? DEFAULT_TOKEN_CACHE_FILE;
+  const counter = cachingCounter({ sha256: tokenizerSha256(), load: gemmaTokenizer }, tokenCache);
+  try {
+    return await runCounted(experiment, { ...options, tokenCache }, counter, bar, started);
+  } finally {
+    counter.close();
+  }
+}
+
+async function runCounted(experiment: Experiment, options: RunOptions, counter: TokenCounter, bar: Progress, started: number): Promise<ExperimentResults> {
   let before: number | undefined;
   const trialsStarted = performance.now();
   const trials = await runTrials(experiment, {
@@ -175,12 +185,17 @@ async function runWith(experiment: Experiment, options: RunOptions, bar: Progres
   let sweepDone = trialsDone;
   if (experiment.sweep !== undefined) {
     bar.update(trials.length, `sweeping ${experiment.sweep.points.length} points`);
-    sweep = await runSweep(experiment, { workers: options.workers, tokenizer: counter, ...(options.embed === undefined ? {} : { embed: options.embed }) });
+    sweep = await runSweep(experiment, {
+      workers: options.workers,
+      tokenizer: counter,
+      ...(options.tokenCache === undefined ? {} : { tokenCache: options.tokenCache }),
+      ...(options.embed === undefined ? {} : { embed: options.embed }),
+    });
     sweepDone = performance.now();
   }
   bar.update(trials.length, "recording the manifest");
   const manifest = buildManifest({
-    tokenizerSha256: tokenizer.sha256,
+    tokenizerSha256: tokenizerSha256(),
     datasets: experiment.datasets,
     experimentHash: experiment.hash,
     wallTimeMs: performance.now() - started,

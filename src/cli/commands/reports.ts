@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readResults } from "../../harness/results/io.js";
+import { CHART_CACHE_DIR, ChartCache } from "../../report/charts/chart-cache.js";
 import { EVALUATION_PATH, HTML_REPORT_PATH } from "../../report/paths.js";
 import type { RenderedReports } from "../../report/reporter.js";
 import type { Progress } from "../progress.js";
@@ -30,5 +31,10 @@ export async function renderRecordedReports(bar: Progress, output: Output, scope
   const recorded = files.map((file) => readResults(file)!);
   // Loaded here rather than with the command: Vega and the fonts take seconds to load on a busy machine.
   const { renderReports } = await import("../../report/render.js");
-  return renderReports(recorded, output.dir, { ...scope, project: output.project, onStep: (done, total, step) => bar.update(done, step, total) });
+  return renderReports(recorded, output.dir, {
+    ...scope,
+    project: output.project,
+    chartCache: new ChartCache(join(output.dir, CHART_CACHE_DIR)),
+    onStep: (done, total, step) => bar.update(done, step, total),
+  });
 }

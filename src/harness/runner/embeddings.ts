@@ -1,6 +1,7 @@
 /**
- * A run's embeddings: each model the run's policies rank by, made on first need (an in-process
- * encoder is loaded once, a server is reached once), every text through the persistent cache.
+ * A run's embeddings: each model the run's policies rank by, made at the first text the persistent
+ * cache does not hold (an in-process encoder is loaded once, a server is reached once; a warm cache
+ * needs neither), every text through that cache.
  */
 import { cachedEmbedder, createEmbedder, EmbeddingCache, type EmbedderSettings } from "../../model/embedding/index.js";
 import type { Embedder } from "../../model/embedder.js";
@@ -34,7 +35,7 @@ export function embeddingService(options: EmbeddingServiceOptions): EmbeddingSer
       cache ??= EmbeddingCache.open(options.cacheFile);
       const store = cache;
       const settings: EmbedderSettings = { model, ...(options.url === undefined ? {} : { url: options.url }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
-      made = create(settings).then((inner) => cachedEmbedder(inner, store, { onProgress: (done, total) => options.onProgress?.(model, done, total) }));
+      made = Promise.resolve(cachedEmbedder(lazyEmbedder(model, () => create(settings)), store, { onProgress: (done, total) => options.onProgress?.(model, done, total) }));
       embedders.set(model, made);
     }
     return made;
@@ -50,6 +51,18 @@ export function embeddingService(options: EmbeddingServiceOptions): EmbeddingSer
       await Promise.allSettled(made.map(async (embedder) => (await embedder).close?.()));
       cache?.close();
       cache = undefined;
+    },
+  };
+}
+
+/** An embedder made at its first call, so that a cache which holds every text never loads the model nor reaches its server. */
+function lazyEmbedder(model: string, make: () => Promise<Embedder>): Embedder {
+  let inner: Promise<Embedder> | undefined;
+  return {
+    model,
+    embed: async (texts) => (await (inner ??= make())).embed(texts),
+    close: async () => {
+      if (inner !== undefined) await (await inner).close?.();
     },
   };
 }

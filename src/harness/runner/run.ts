@@ -14,7 +14,7 @@ import { embeddedTexts } from "./embedded-texts.js";
 import { hasLiteralVectors } from "../scenario/validate.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
-import { runTrialTask, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
+import { type TaskBatch, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 
@@ -36,6 +36,8 @@ export interface RunOptions {
   skipOnSystemError?: boolean;
   /** Embeds texts under a model, through the cache; needed when a trial ranks by embedding. */
   embed?: EmbedTexts;
+  /** The token-count cache file that workers price returned blocks through; without it, each thread counts its own. */
+  tokenCache?: string;
 }
 
 /** Vectors of `texts` under `model`, one each, in order (see model/embedding: the cached embedders). */
@@ -115,23 +117,41 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   const refs = await packPending(pending, options.tokenizer, options.embed);
   options.onProgress?.(finished, inputs.length, undefined);
   const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
-  await runTasks(pending.map(task), options.workers, (trials) => complete(trials[0]));
+  await runTasks(pending.map(task), options.workers, (trials) => trials.forEach(complete), options.tokenCache);
 
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
   return trials;
 }
 
+/** Batches a worker takes at a time, at most: enough per worker to even out batches of unequal cost. */
+const BATCHES_PER_WORKER = 8;
+/** Trials in one batch, at most, so progress and the journal still move often in a large run. */
+const MAX_BATCH = 64;
+
 /**
- * Runs trial tasks on a pool of worker threads (in this thread for one worker), telling `done`
- * each task's trials as they finish, in whatever order they finish.
+ * Splits tasks into batches of neighbouring tasks (trials of one scenario stay together, so a
+ * worker decodes it once), in their order.
  */
-export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void): Promise<void> {
+export function batchesOf<T>(tasks: readonly T[], workers: number): T[][] {
+  const size = Math.max(1, Math.min(MAX_BATCH, Math.ceil(tasks.length / (workers * BATCHES_PER_WORKER))));
+  const batches: T[][] = [];
+  for (let start = 0; start < tasks.length; start += size) batches.push(tasks.slice(start, start + size));
+  return batches;
+}
+
+/**
+ * Runs trial tasks on a pool of worker threads (in this thread for one worker), several to a
+ * message, telling `done` each batch's trials as they finish, in whatever order they finish.
+ * Returned blocks are priced through the token-count cache file `tokenCache` when one is given.
+ */
+export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void, tokenCache?: string): Promise<void> {
   const workers = Math.max(1, Math.min(workerCount ?? availableParallelism(), tasks.length));
+  const batches: TaskBatch[] = batchesOf(tasks, workers).map((batch) => ({ tasks: batch, ...(tokenCache === undefined ? {} : { tokenCache }) }));
   if (workers <= 1) {
     const state = new ThreadState();
     try {
-      for (const task of tasks) done(await runTrialTask(task, state));
+      for (const batch of batches) done(await state.runBatch(batch));
     } finally {
       await state.shutdown();
     }
@@ -145,7 +165,7 @@ export async function runTasks(tasks: TrialTask[], workerCount: number | undefin
     teardown: "teardown",
   });
   try {
-    await Promise.all(tasks.map((task) => pool.run(task).then((outcome: TrialOutcome) => done(trialsOf(outcome)))));
+    await Promise.all(batches.map((batch) => pool.run(batch).then((outcome: TrialOutcome) => done(trialsOf(outcome)))));
   } finally {
     await pool.destroy();
   }

@@ -112,7 +112,7 @@ export async function runTrialUnder(input: TrialInput, policies: readonly NamedP
     throw new Error(`policy "${diverging.name}" touches or writes back differently: its timeline cannot be shared with others`);
   }
   const vectors = vectorsFor(input, context);
-  const scope = new RecollectScope(input.scenario.scope, { policy: input.system.policy, tokenizer: context.tokens, embeddings: vectors });
+  const scope = new RecollectScope(input.scenario.scope, { policy: input.system.policy, tokenizer: context.tokens, embeddings: vectors, stores: context.host.stores });
   try {
     return await play(input, { tokens: context.tokens, host: context.host }, vectors, {
       write: (memories) => scope.write(memories),

@@ -27,6 +27,8 @@ export interface SweepRunOptions {
   workers?: number;
   tokenizer?: TokenCounter;
   embed?: EmbedTexts;
+  /** The token-count cache file returned blocks are priced through (see RunOptions.tokenCache). */
+  tokenCache?: string;
 }
 
 /** The sweep of `experiment` (which must have one): every point's objective per ask, and the selection. */
@@ -60,7 +62,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   const under = sweep.sharedTimeline ? sweep.points.map((p) => ({ name: p.id, policy: p.policy })) : undefined;
   const tasks: TrialTask[] = inputs.map((i) => ({ ...i, scenario: refs.get(i.scenario.name)!, ...(under ? { under } : {}) }));
   const trials: Trial[] = [];
-  await runTasks(tasks, options.workers, (done) => trials.push(...done));
+  await runTasks(tasks, options.workers, (done) => trials.push(...done), options.tokenCache);
 
   const values = objectiveValues(sweep, scenarios, spec.seeds, trials);
   const clusterOf = scenarios.flatMap((s) => s.steps.flatMap((step) => (step.ask ? [s.name] : [])));

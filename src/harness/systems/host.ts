@@ -1,9 +1,9 @@
 /**
  * The systems one thread runs trials on. recollect and the baselines are made afresh for each
- * trial (they cost nothing to make); a module is loaded and a subprocess started once per thread
+ * trial (they cost nothing to make; recollect's in-memory stores reuse the thread's connections); a module is loaded and a subprocess started once per thread
  * and kept for its later trials, until shutdown.
  */
-import type { TokenCounter } from "../../memory/index.js";
+import { ScratchStores, type TokenCounter } from "../../memory/index.js";
 import { BASELINE_SYSTEMS } from "./baselines.js";
 import type { MemorySystem } from "./contract.js";
 import { moduleSystem } from "./module.js";
@@ -19,11 +19,13 @@ export interface TrialResources {
 
 export class SystemHost {
   private readonly kept = new Map<string, Promise<MemorySystem>>();
+  /** recollect's stores: a trial's connection is emptied and kept for the next, its statements prepared once. */
+  readonly stores = new ScratchStores();
 
   system(ref: SystemRef, resources: TrialResources): Promise<MemorySystem> {
     switch (ref.type) {
       case "recollect":
-        return Promise.resolve(recollectSystem({ policy: ref.policy, tokenizer: resources.tokenizer, embeddings: resources.embeddings }));
+        return Promise.resolve(recollectSystem({ policy: ref.policy, tokenizer: resources.tokenizer, embeddings: resources.embeddings, stores: this.stores }));
       case "baseline":
         return Promise.resolve(BASELINE_SYSTEMS[ref.baseline].create());
       case "module":
@@ -37,6 +39,7 @@ export class SystemHost {
   async shutdown(): Promise<void> {
     const systems = [...this.kept.values()];
     this.kept.clear();
+    this.stores.close();
     await Promise.allSettled(systems.map(async (made) => (await made).shutdown?.()));
   }
 

@@ -10,6 +10,7 @@ import {
   type NewMemory,
   openStore,
   PolicyKeys,
+  type ScratchStores,
   type Query,
   retrieve,
   retrieveUnder,
@@ -38,6 +39,8 @@ export interface RecollectOptions {
   /** Prices each memory's line at write time. */
   tokenizer: TokenCounter;
   embeddings?: EmbeddingSource;
+  /** Where each scope's in-memory store comes from: a thread's scratch stores, or a new connection each. */
+  stores?: ScratchStores;
 }
 
 export function recollectSystem(options: RecollectOptions): MemorySystem {
@@ -64,7 +67,7 @@ export class RecollectScope implements SystemScope {
     private readonly scope: string,
     private readonly options: RecollectOptions,
   ) {
-    this.store = openStore(":memory:", { tokenizer: options.tokenizer });
+    this.store = options.stores?.open({ tokenizer: options.tokenizer }) ?? openStore(":memory:", { tokenizer: options.tokenizer });
     this.embeddings = options.embeddings ?? NO_EMBEDDINGS;
   }
 

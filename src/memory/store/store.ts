@@ -88,6 +88,12 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
   const existed = refuseNonStore(file);
   // Read-only first: switching the journal mode or migrating writes to the file.
   if (existed) identifyStore(file);
+  const db = openConnection(file, options.tokenizer, existed);
+  return new SqliteMemoryStore(db, prepareStatements(db), file, options.tokenizer, () => db.close());
+}
+
+/** Opens `file` in SQLite, migrated to this version and checked writable; `existed` says whether a failure may remove it. */
+export function openConnection(file: string, tokenizer: TokenCounter, existed: boolean): Database.Database {
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -95,7 +101,7 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
     throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
   }
   try {
-    migrate(db, file, options.tokenizer);
+    migrate(db, file, tokenizer);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     // A store the process may read but not write fails here, not at the first memory written:
@@ -111,7 +117,43 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
     if (!existed && isDiskTrouble(error)) removeNewStore(file);
     throw openError(file, error);
   }
-  return new SqliteMemoryStore(db, file, options.tokenizer);
+  return db;
+}
+
+/** The statements a store runs, prepared once per connection (preparing them is most of opening a small store). */
+export interface Statements {
+  /** Inserts one row, and ROWS_PER_INSERT rows in one statement (fewer statements per batch). */
+  insertOne: Database.Statement;
+  insertMany: Database.Statement;
+  selectById: Database.Statement;
+  selectSeq: Database.Statement;
+  selectCurrent: Database.Statement;
+  selectSince: Database.Statement;
+  updateAccess: Database.Statement;
+}
+
+export function prepareStatements(db: Database.Database): Statements {
+  const columns = `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES `;
+  const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
+  return {
+    insertOne: db.prepare(columns + row),
+    insertMany: db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", ")),
+    selectById: db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE scope = ? AND id = ?`),
+    selectSeq: db.prepare("SELECT seq FROM memories WHERE scope = ? AND id = ?").pluck(),
+    selectCurrent: db.prepare(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
+       WHERE scope = ? AND (expires_at IS NULL OR expires_at > ?)
+         AND NOT EXISTS (SELECT 1 FROM memories c WHERE c.scope = m.scope AND c.supersedes = m.id)
+       ORDER BY seq`,
+    ),
+    selectSince: db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`),
+    updateAccess: db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?"),
+  };
+}
+
+/** A store over a connection whose statements are prepared; `release` ends it when the store closes. */
+export function storeOn(db: Database.Database, statements: Statements, file: string, tokenizer: TokenCounter, release: () => void): MemoryStore {
+  return new SqliteMemoryStore(db, statements, file, tokenizer, release);
 }
 
 /** Refuses what cannot be a store before SQLite opens it; true when `file` exists (a regular file, then). */
@@ -203,7 +245,6 @@ class SqliteMemoryStore implements MemoryStore {
   /** The last row this process has in its indexes; rows past it were written by others. */
   private lastSeq = 0;
 
-  /** Inserts one row, and ROWS_PER_INSERT rows in one statement (fewer statements per batch). */
   private readonly insertOne: Database.Statement;
   private readonly insertMany: Database.Statement;
   private readonly selectById: Database.Statement;
@@ -215,24 +256,21 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly touchAll: (scope: string, ids: readonly string[], now: number) => void;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
+    statements: Statements,
     readonly file: string,
     private readonly tokenizer: TokenCounter,
+    private readonly release: () => void,
   ) {
-    const columns = `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES `;
-    const row = `(${new Array(COLUMNS_PER_ROW).fill("?").join(", ")})`;
-    this.insertOne = db.prepare(columns + row);
-    this.insertMany = db.prepare(columns + new Array(ROWS_PER_INSERT).fill(row).join(", "));
-    this.selectById = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE scope = ? AND id = ?`);
-    this.selectSeq = db.prepare("SELECT seq FROM memories WHERE scope = ? AND id = ?").pluck();
-    this.selectCurrent = db.prepare(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m
-       WHERE scope = ? AND (expires_at IS NULL OR expires_at > ?)
-         AND NOT EXISTS (SELECT 1 FROM memories c WHERE c.scope = m.scope AND c.supersedes = m.id)
-       ORDER BY seq`,
-    );
-    this.selectSince = db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`);
-    this.updateAccess = db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?");
+    ({
+      insertOne: this.insertOne,
+      insertMany: this.insertMany,
+      selectById: this.selectById,
+      selectSeq: this.selectSeq,
+      selectCurrent: this.selectCurrent,
+      selectSince: this.selectSince,
+      updateAccess: this.updateAccess,
+    } = statements);
     const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
       this.catchUp();
       if (target !== null) this.requireStored(memories[0].scope, target, "correct");
@@ -308,7 +346,7 @@ class SqliteMemoryStore implements MemoryStore {
 
   close(): void {
     void this.prefaulter.close();
-    this.db.close();
+    this.release();
   }
 
   /** Writes a batch in one transaction; the indexes learn of it only once it committed. */

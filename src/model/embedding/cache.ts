@@ -9,11 +9,9 @@
  * is never mixed with. Each vector is stored with a checksum of its bytes, so a vector damaged
  * inside an otherwise sound file is refused too.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
-import { FileError, fileError } from "../../shared/errors.js";
+import type Database from "better-sqlite3";
+import { openCacheFile, rowChecksum, textHash } from "../../shared/cache-file.js";
+import { fileError } from "../../shared/errors.js";
 
 /** Where runs keep the cache unless told otherwise: beside the journal, never committed. */
 export const DEFAULT_CACHE_FILE = ".recollect/embeddings.db";
@@ -29,8 +27,6 @@ CREATE TABLE IF NOT EXISTS vectors (
   PRIMARY KEY (model, hash)
 ) STRICT, WITHOUT ROWID;
 `;
-/** How long a process waits for another's lock on the file. */
-const BUSY_TIMEOUT_MS = 30_000;
 /** Lookups go in chunks that stay under SQLite's limit on bound parameters. */
 const CHUNK = 500;
 
@@ -45,42 +41,7 @@ export class EmbeddingCache {
   }
 
   static open(file: string = DEFAULT_CACHE_FILE): EmbeddingCache {
-    const refuse = (why: string, options?: ErrorOptions) => fileError(file, `${why}; delete it, and the next run rebuilds it`, options);
-    let db: Database.Database;
-    try {
-      if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-      db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-    } catch (error) {
-      throw refuse(`cannot be opened as an embedding cache (${(error as Error).message})`, { cause: error });
-    }
-    try {
-      // The version is read and a new file's schema made in one write transaction, so processes
-      // opening a new file at once never see each other's half-made cache; a refused file is
-      // left as it was (WAL mode, which changes the file's header, is set only once it is trusted).
-      db.transaction(() => {
-        const version = db.pragma("user_version", { simple: true }) as number;
-        if (version > VERSION) {
-          throw fileError(file, `is an embedding cache of a newer recollect (version ${version}; this one reads ${VERSION}): update recollect, or name another cache file`);
-        }
-        if (version === 0) {
-          const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
-          if (tables.n > 0) throw fileError(file, "is an SQLite file of something else, not an embedding cache: name another cache file (--embedding-cache)");
-          db.exec(SCHEMA);
-          db.pragma(`user_version = ${VERSION}`);
-        }
-      }).immediate();
-      const check = db.pragma("quick_check", { simple: true });
-      if (check !== "ok") throw refuse(`is damaged (${String(check)})`);
-      enableWal(db);
-    } catch (error) {
-      if (db.open) db.close();
-      if (error instanceof FileError) throw error;
-      if ((error as { code?: string }).code === "SQLITE_BUSY") {
-        throw fileError(file, `is locked by another process, which held it longer than ${BUSY_TIMEOUT_MS / 1000} s: try again once it is done`, { cause: error });
-      }
-      throw refuse(`is damaged or not an embedding cache (${(error as Error).message})`, { cause: error });
-    }
-    return new EmbeddingCache(file, db);
+    return new EmbeddingCache(file, openCacheFile(file, { what: "an embedding cache", version: VERSION, schema: SCHEMA, elsewhere: "name another cache file (--embedding-cache)" }));
   }
 
   /** The stored vectors of `texts` under `model`, in order; undefined where a text has none. */
@@ -93,7 +54,7 @@ export class EmbeddingCache {
         .prepare(`SELECT hash, vector, checksum FROM vectors WHERE model = ? AND hash IN (${chunk.map(() => "?").join(",")})`)
         .all(model, ...chunk.map((h) => Buffer.from(h, "hex"))) as { hash: Buffer; vector: Buffer; checksum: Buffer }[];
       for (const row of rows) {
-        if (!checksumOf(model, row.hash, row.vector).equals(row.checksum)) {
+        if (!rowChecksum(model, row.hash, row.vector).equals(row.checksum)) {
           throw fileError(this.file, `is damaged: a stored vector of "${model}" does not match its checksum; delete it, and the next run rebuilds it`);
         }
         found.set(row.hash.toString("hex"), toVector(row.vector));
@@ -126,7 +87,7 @@ export class EmbeddingCache {
         for (const { text, vector } of entries) {
           const hash = textHash(text);
           const bytes = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-          insert.run(model, hash, bytes, checksumOf(model, hash, bytes));
+          insert.run(model, hash, bytes, rowChecksum(model, hash, bytes));
         }
       })
       .immediate();
@@ -152,33 +113,6 @@ export class EmbeddingCache {
       `holds ${stored}-dimensional vectors of "${model}", but ${now}-dimensional ones came with them: delete the cache (it is rebuilt on the next run), or give a changed model another id`,
     );
   }
-}
-
-/**
- * Switches a file to WAL mode. SQLite refuses the switch at once (SQLITE_BUSY, without waiting)
- * while another process has the file open in its old mode, as when runs open a new cache together,
- * so the switch is retried until the file is in WAL mode, for as long as a lock is waited for.
- */
-function enableWal(db: Database.Database): void {
-  const started = Date.now();
-  for (;;) {
-    try {
-      db.pragma("journal_mode = WAL");
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() - started > BUSY_TIMEOUT_MS) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
-}
-
-/** Eight bytes of sha256 over a row's model, text hash and vector bytes: a damaged vector shows. */
-function checksumOf(model: string, hash: Buffer, vector: Buffer): Buffer {
-  return createHash("sha256").update(model, "utf8").update(hash).update(vector).digest().subarray(0, 8);
-}
-
-function textHash(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
 }
 
 /** A stored vector, copied out of SQLite's buffer into an aligned Float32Array. */

@@ -1,6 +1,7 @@
 import { Resvg } from "@resvg/resvg-js";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import type { ChartCache } from "./chart-cache.js";
 import { FONT_FAMILY, fontFiles } from "./fonts.js";
 import { withFontMeasurement } from "./text-measure.js";
 
@@ -43,8 +44,14 @@ export function svgToPng(svg: string): Buffer {
   return resvg.render().asPng();
 }
 
-export async function renderChart(spec: TopLevelSpec): Promise<RenderedChart> {
+/** Renders `spec` to SVG and PNG; through `cache`, a chart rendered before from the same spec and code is read instead. */
+export async function renderChart(spec: TopLevelSpec, cache?: ChartCache): Promise<RenderedChart> {
+  const key = cache?.key(spec);
+  const cached = key === undefined ? undefined : cache!.get(key);
+  if (cached !== undefined) return cached;
   const warnings: string[] = [];
   const svg = await renderSvg(spec, warnings);
-  return { svg, png: svgToPng(svg), warnings };
+  const chart = { svg, png: svgToPng(svg), warnings };
+  if (key !== undefined) cache!.put(key, chart);
+  return chart;
 }

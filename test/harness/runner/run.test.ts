@@ -6,7 +6,8 @@ import type { Trial } from "../../../src/harness/results/types.js";
 import { embeddingService } from "../../../src/harness/runner/embeddings.js";
 import { trialKey } from "../../../src/harness/results/trial-key.js";
 import { Journal } from "../../../src/harness/runner/journal.js";
-import { removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
+import { batchesOf, removeJournal, runTrials, shardOf, trialInputs, journalFile as journalFileOf } from "../../../src/harness/runner/run.js";
+import Database from "better-sqlite3";
 import { RecollectError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
 import { resultsOf, writeTinyExperiment } from "../tiny-experiment.js";
@@ -19,6 +20,20 @@ let reference: string;
 beforeAll(async () => {
   experiment = await loadExperiment(writeTinyExperiment(temp));
   reference = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+});
+
+describe("batchesOf", () => {
+  it("splits tasks in order into batches of neighbours, about eight per worker, at most 64 trials each, none empty", () => {
+    const tasks = Array.from({ length: 1440 }, (_, i) => i);
+    const two = batchesOf(tasks, 2);
+    expect(two.flat()).toEqual(tasks);
+    expect(two.every((b) => b.length > 0 && b.length <= 64)).toBe(true);
+    expect(two.length).toBe(Math.ceil(1440 / 64));
+    const small = batchesOf(tasks.slice(0, 48), 2);
+    expect(small.map((b) => b.length)).toEqual([3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
+    expect(batchesOf([1, 2], 4)).toEqual([[1], [2]]);
+    expect(batchesOf([], 2)).toEqual([]);
+  });
 });
 
 describe("trialInputs", () => {
@@ -65,6 +80,20 @@ describe("runTrials (results apart from their measured call latencies)", () => {
     expect(await runWith(temp.path("cold-2.db"), 2), "cold cache, two workers").toBe(cold);
     expect(await runWith(temp.path("cold-2.db"), 2), "warm cache, two workers").toBe(cold);
   }, 120_000);
+
+  it("gives byte-identical results with the token-count cache cold or warm, and with one worker or two", async () => {
+    const runWith = async (tokenCache: string, workers: number) => stableContent(resultsOf(experiment, await runTrials(experiment, { workers, tokenCache })));
+    const withoutCache = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+    for (const workers of [1, 2]) {
+      const file = temp.path(`tokens-${workers}.db`);
+      expect(await runWith(file, workers), `cold cache, ${workers} worker(s)`).toBe(withoutCache);
+      // The threads stored the counts of the blocks they priced, for the next run.
+      const db = new Database(file, { readonly: true });
+      expect((db.prepare("SELECT count(*) AS n FROM counts").get() as { n: number }).n).toBeGreaterThan(0);
+      db.close();
+      expect(await runWith(file, workers), `warm cache, ${workers} worker(s)`).toBe(withoutCache);
+    }
+  }, 60_000);
 
   it("counts each distinct line once for the whole run, whatever the number of trials and workers", async () => {
     for (const workers of [1, 2]) {

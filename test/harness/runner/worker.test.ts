@@ -5,6 +5,10 @@ import { packScenarios } from "../../../src/harness/runner/pack.js";
 import { runTrialTask, ThreadState } from "../../../src/harness/runner/worker.js";
 import { policyInput, runPolicyTrial, withoutLatency } from "./trials.js";
 import { scenarioSchema } from "../../../src/harness/scenario/schema.js";
+import Database from "better-sqlite3";
+import { useTempDir } from "../temp-files.js";
+
+const temp = useTempDir("recollect-worker-");
 
 const SCENARIO = scenarioSchema.parse({
   name: "task",
@@ -43,5 +47,27 @@ describe("runTrialTask", () => {
     const trials = await runTrialTask({ ...task, scenario: refs.get("task")!, under }, new ThreadState());
     const alone = await Promise.all(under.map(({ name, policy }) => runPolicyTrial({ ...settings, ablation: name, policy, scenario: SCENARIO }, words)));
     expect(trials).toEqual(alone);
+  });
+
+  it("runs a batch's trials in order, as each task alone gives them, and stores the block counts it made in the batch's cache", async () => {
+    const refs = packScenarios([{ spec: SCENARIO, writeBack: true }], words);
+    const settings = { ablation: "full", policy: fullPolicy, variation: variationSchema.parse({ shuffle: true }), matchSource: false, detail: true };
+    const tasks = [3, 1, 2].map((seed) => {
+      const { scenario: _, ...task } = policyInput({ ...settings, seed, scenario: SCENARIO });
+      return { ...task, scenario: refs.get("task")! };
+    });
+    const tokenCache = temp.path("blocks.db");
+    const state = new ThreadState();
+    const batch = await state.runBatch({ tasks, tokenCache });
+    const alone = new ThreadState();
+    const each = (await Promise.all(tasks.map((task) => runTrialTask(task, alone)))).flat();
+    expect(batch.map(withoutLatency)).toEqual(each.map(withoutLatency));
+    expect(batch.map((t) => t.seed)).toEqual([3, 1, 2]);
+    // Flushed at the batch's end, before the thread shuts down.
+    const db = new Database(tokenCache, { readonly: true });
+    const stored = db.prepare("SELECT count(*) AS n FROM counts").get() as { n: number };
+    db.close();
+    expect(stored.n).toBeGreaterThan(0);
+    await Promise.all([state.shutdown(), alone.shutdown()]);
   });
 });
