@@ -157,6 +157,17 @@ export function recordingsInvalid(file: string, problem: string, options?: Error
   return new ModelError(`${file}: not a valid recording set: ${problem}`, "recordings", { file }, options);
 }
 
+/**
+ * The in-process encoder could not start, even when tried again: it has no server nor file to name,
+ * so the message names the encoder, and the ways round it.
+ */
+export function encoderFailed(model: string, problem: string, options?: ErrorOptions): RecollectError {
+  return new RecollectError(
+    `the in-process encoder ${model} could not start, twice: ${problem}: run again on a less busy machine, or embed with a server (an ollama: or openai: model)`,
+    options,
+  );
+}
+
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -13,6 +13,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { Embedder } from "../embedder.js";
+import { encoderFailed } from "../errors.js";
 
 export const USE_LITE_MODEL = "use-lite";
 export const USE_LITE_DIMENSION = 512;
@@ -25,17 +26,29 @@ export interface UseLiteOptions {
   threads?: number;
 }
 
-type Reply = { ready: true } | { id: number; dim: number; vectors: Float32Array } | { id: number; error: string };
+/** Starts of a thread before the encoder gives up: a start that failed on a busy machine rarely fails again. */
+const STARTS = 2;
+
+type Reply = { ready: true } | { failed: string } | { id: number; dim: number; vectors: Float32Array } | { id: number; error: string };
 
 /** The threads use-lite runs on unless told: one per core, two at most (past two, this machine's cores are busy elsewhere). */
 export function defaultUseLiteThreads(): number {
   return Math.min(2, availableParallelism());
 }
 
-/** Starts the encoder threads (each loads the model in a fraction of a second). */
+/**
+ * Starts the encoder threads (each loads the model in a fraction of a second). A thread that fails
+ * to start is started once more; if it fails again, the error is one line naming the encoder.
+ */
 export async function loadUseLite(options: UseLiteOptions = {}): Promise<Embedder> {
   const count = Math.max(1, options.threads ?? defaultUseLiteThreads());
-  const threads = await Promise.all(Array.from({ length: count }, () => startThread()));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startThreadTwice()));
+  const threads = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+    throw failed.reason;
+  }
   let nextId = 0;
   let closed = false;
   return {
@@ -69,10 +82,23 @@ interface Thread {
   embed(id: number, texts: string[]): Promise<{ dim: number; vectors: Float32Array }>;
 }
 
+/** A thread could not load the model (its backend or the model failed, as it told, or it stopped): no bug, so no stack. */
+class StartFailed extends Error {}
+
+async function startThreadTwice(): Promise<Thread> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startThread();
+    } catch (error) {
+      if (!(error instanceof StartFailed)) throw error;
+      if (attempt === STARTS) throw encoderFailed(USE_LITE_MODEL, error.message, { cause: error });
+    }
+  }
+}
+
 function startThread(): Promise<Thread> {
   const worker = new Worker(new URL("./use-lite-worker.mjs", import.meta.url));
-  // A thread keeps the process alive only while it has a batch to answer, never a finished run.
-  worker.unref();
+  // A thread keeps the process alive only while it loads or has a batch to answer, never a finished run.
   const pending = new Map<number, { resolve: (r: { dim: number; vectors: Float32Array }) => void; reject: (e: Error) => void }>();
   return new Promise((resolve, reject) => {
     worker.once("error", reject);
@@ -80,8 +106,16 @@ function startThread(): Promise<Thread> {
       for (const p of pending.values()) p.reject(error);
       pending.clear();
     });
+    // A thread that stops before it is ready would otherwise leave the encoder waiting for ever.
+    worker.once("exit", (code) => reject(new StartFailed(`its thread stopped with exit code ${code}`)));
     worker.on("message", (reply: Reply) => {
+      if ("failed" in reply) {
+        reject(new StartFailed(reply.failed));
+        void worker.terminate();
+        return;
+      }
       if ("ready" in reply) {
+        worker.unref();
         resolve({
           worker,
           embed: (id, texts) =>

@@ -1,6 +1,10 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../../src/model/embedder.js";
 import { loadUseLite, USE_LITE_MODEL } from "../../../src/model/embedding/use-lite.js";
+import { REPO_ROOT, repoPath, useTempDir } from "../../harness/temp-files.js";
 
 const PUPPY = "I adopted a puppy last week";
 const DOG = "We got a new dog";
@@ -83,5 +87,72 @@ describe("use-lite, the in-process sentence encoder", () => {
     const encoder = await loadUseLite({ threads: 1 });
     await encoder.close?.();
     await expect(encoder.embed(["a dog"])).rejects.toThrow(/closed/);
+  });
+});
+
+/**
+ * The encoder in a process of its own, its WebAssembly troubled as WASM_TROUBLE says (see the
+ * preload): what it printed, what it wrote to stderr, and how many threads tried to start it.
+ */
+const temp = useTempDir();
+let runs = 0;
+async function embedADog(trouble: "slow" | "fail-once" | "fail" | "exit", threadCount: number) {
+  const threads = temp.write(`threads-${++runs}`, "");
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    ["--import", repoPath("test/fixtures/encoder/wasm-trouble.mjs"), "--import", "tsx", repoPath("test/fixtures/encoder/embed-a-dog.ts"), String(threadCount)],
+    { cwd: REPO_ROOT, env: { ...process.env, WASM_TROUBLE: trouble, WASM_THREADS: threads } },
+  );
+  const printed = JSON.parse(stdout) as { vector?: string; error?: string; userError?: boolean };
+  const started = new Set(readFileSync(threads, "utf8").split("\n").filter((l) => l !== ""));
+  return { ...printed, stderr, started: started.size };
+}
+
+describe("use-lite when its WebAssembly backend is slow or fails to start", () => {
+  let aDog: string;
+  beforeAll(async () => {
+    const [vector] = await encoder.embed(["a dog"]);
+    aDog = bytes(vector!).toString("base64");
+  });
+
+  it("waits for the backend before the model's weights become tensors, however long it takes to start", async () => {
+    const run = await embedADog("slow", 2);
+    expect(run.error).toBeUndefined();
+    expect(run.vector).toBe(aDog);
+    expect(run.started).toBe(2);
+    expect(run.stderr).toBe("");
+  });
+
+  it("starts a thread again when its backend fails once, and embeds as usual", async () => {
+    const run = await embedADog("fail-once", 1);
+    expect(run.error).toBeUndefined();
+    expect(run.vector).toBe(aDog);
+    expect(run.started).toBe(2);
+    expect(run.stderr).toBe("");
+  });
+
+  it("gives up after a second failure with one line naming the encoder, the backend and its reason, and prints nothing else", async () => {
+    const run = await embedADog("fail", 1);
+    expect(run.vector).toBeUndefined();
+    expect(run.userError).toBe(true);
+    expect(run.error).toMatch(
+      /^the in-process encoder use-lite could not start, twice: TensorFlow\.js's WebAssembly backend did not start \(.*WebAssembly\.Memory\(\): could not allocate memory.*\): run again on a less busy machine, or embed with a server \(an ollama: or openai: model\)$/,
+    );
+    expect(run.error).not.toContain("\n");
+    expect(run.started).toBe(2);
+    expect(run.stderr).toBe("");
+  });
+
+  it("counts a thread that stops before it is ready as one that failed to start", async () => {
+    const run = await embedADog("exit", 1);
+    expect(run.userError).toBe(true);
+    expect(run.error).toMatch(/^the in-process encoder use-lite could not start, twice: its thread stopped with exit code 3: /);
+    expect(run.started).toBe(2);
+  });
+
+  it("tries each of its threads twice before it gives up", async () => {
+    const run = await embedADog("fail", 2);
+    expect(run.userError).toBe(true);
+    expect(run.started).toBe(4);
   });
 });
