@@ -26,6 +26,11 @@
  * - `holm` — "Which of many comparisons survive being looked at together?" Holm–Bonferroni
  *   adjusted p-values; without it, ten ablations at α = 0.05 would show a spurious "win" in
  *   about 40% of experiments.
+ * - `westfallYoung` — "And when those comparisons share their clusters?" Holm assumes nothing
+ *   about their dependence, so with 10 clusters (smallest exact p 2/1024) a family of 36 can
+ *   never pass its first step, α/36. The Westfall–Young step-down maxT adjustment flips the
+ *   clusters' signs jointly across the family's comparisons, so it pays only for the family's
+ *   effective number of independent comparisons: a difference in every cluster keeps p 2/2^C.
  * - `compareToBaseline` — "Did this ablation beat the baseline, by how much, and on how many
  *   asks?" The mean difference with its interval, the sign-flip p (uncorrected: pass the
  *   family's p-values through `holm`), win/tie/loss counts and, clustered, the method that
@@ -62,6 +67,7 @@ export {
   type SignFlipResult,
 } from "./sign-flip.js";
 export { holm } from "./holm.js";
+export { westfallYoung } from "./westfall-young.js";
 export { exactSignTestP, LARGE_SAMPLE, normalMeanInterval, normalSignFlipP } from "./large-sample.js";
 export {
   type ClusteredComparison,
