@@ -13,3 +13,8 @@ export type Adjustment = "holm" | "westfall-young";
 export function adjustmentName(c: { adjustment?: Adjustment }): string {
   return c.adjustment === "westfall-young" ? "Westfall–Young" : "Holm";
 }
+
+/** The header or label of an adjusted p, "p (Holm)" or "p (Westfall–Young)". */
+export function adjustedPLabel(c: { adjustment?: Adjustment }): string {
+  return `p (${adjustmentName(c)})`;
+}
