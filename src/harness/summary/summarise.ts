@@ -236,9 +236,9 @@ function jointTotals(comparisons: readonly UncorrectedComparison[]): number[][] 
 
 /**
  * The comparison's adjusted p, verdict and MDE. The MDE is at α / m for a family of m: Holm
- * rejects a p below that whatever the other p-values, and so does Westfall–Young, whose maxT
- * threshold Bonferroni's bounds, so an effect of the MDE is detected after adjustment with at
- * least 80% power. A test that cannot reach significance under its adjustment (see
+ * rejects a p below that whatever the other p-values, and so, in the normal approximation the MDE
+ * rests on, does Westfall–Young, whose maxT threshold Bonferroni's then bounds: an effect of the
+ * MDE is detected after adjustment with about 80% power or more. A test that cannot reach significance under its adjustment (see
  * significanceFloor) can detect nothing, and has no MDE.
  */
 function withVerdict(comparison: UncorrectedComparison, corrected: Corrected | undefined): Comparison {

@@ -85,8 +85,10 @@ export interface Comparison {
   /**
    * The level the MDE is computed at: α / the size of the comparison's family. Under Holm it is
    * exactly the level of the first step. Westfall–Young's first step rejects at the α quantile
-   * of the family's maximum statistic, which depends on the data and has no closed form; α / m
-   * is never above it (Bonferroni bounds the maximum), so the MDE is conservative there.
+   * of the family's maximum statistic, which depends on the data and has no closed form; in the
+   * normal approximation the MDE itself rests on, where every comparison's statistic has one null
+   * distribution, Bonferroni bounds that maximum, so α / m is never above the level maxT needs
+   * and the MDE is conservative there.
    */
   mdeLevel?: number;
   /**

@@ -60,7 +60,7 @@ export function renderSetup(context: ReportContext): string {
       "the family; otherwise (and for the designed failures) by Holm. Each table names the adjustment it quotes. MDE is " +
       "the minimum detectable effect (80% power) at α divided by the family's size, the level at which Holm rejects " +
       "whatever the other p-values, and a conservative one for Westfall–Young, whose first step rejects at a level no " +
-      "lower; there is none when nothing varies or when the exact test's smallest p cannot pass the adjustment (α over " +
+      "lower in the normal approximation the MDE rests on; there is none when nothing varies or when the exact test's smallest p cannot pass the adjustment (α over " +
       "the family's size under Holm, α under Westfall–Young), for then no effect can be significant after it. A difference " +
       "that is not significant was not detected, which is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
