@@ -49,8 +49,11 @@ describe("EVALUATION.md", () => {
     expect(paragraph).toMatch(/^`synthetic`: keep the default `full` on `recall_any@1` \(0\.\d{3}\): nothing compared scores better; the runner-up, /);
     expect(paragraph).toContain("It compares 3 ablations with `full` on 15 asks in 2 scenarios, each under 3 seeds");
     expect(paragraph).toContain("no difference from `full` was detected (");
-    // Two scenarios: the exact test's smallest p is 2/4, so nothing can be significant and no MDE exists; three seeds likewise (2/8).
-    expect(paragraph).toContain("With 2 scenario clusters (Bell–McCaffrey df 1.0), the exact sign-flip test's smallest p is 0.50, not below 0.0083");
+    // Two scenarios: the exact test's smallest p is 2/4, not below even α, the least Westfall–Young
+    // needs, so nothing can be significant and no MDE exists; three seeds likewise (2/8).
+    expect(paragraph).toContain(
+      "With 2 scenario clusters (Bell–McCaffrey df 1.0), the exact sign-flip test's smallest p is 0.50, not below 0.050: no difference can be significant after Westfall–Young's adjustment here",
+    );
     expect(paragraph).toContain("0 of 1 designed failures hold across seeds");
   });
 
@@ -73,10 +76,11 @@ describe("EVALUATION.md", () => {
     expect(markdown).toContain("what each ablation changes, cost (tokens, budget, latency)");
   });
 
-  it("shows the headline metrics only, in one table: means, and differences with intervals, Holm p and units", () => {
+  it("shows the headline metrics only, in one table: means, and differences with intervals, adjusted p and units", () => {
     const section = markdown.slice(markdown.indexOf("### Headline results"));
+    // The exact test decides every headline comparison over the two scenarios, so the family is adjusted jointly.
     expect(section).toContain(
-      "Mean, and Δ vs `full` [95% CI per comparison] p (Holm), ✓ significant after Holm; over 15 asks in 2 scenario clusters (Bell–McCaffrey df 1.0); Holm over the ",
+      "Mean, and Δ vs `full` [95% CI per comparison] p (Westfall–Young), ✓ significant after Westfall–Young; over 15 asks in 2 scenario clusters (Bell–McCaffrey df 1.0); Westfall–Young over the ",
     );
     const header = section.split("\n").find((l) => l.startsWith("| Ablation "))!;
     expect(header).toMatch(/^\| Ablation +\| +recall_any@1 \| Δ vs full +\| +coverage \| Δ vs full +\|$/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { adjustedPLabel, adjustmentName } from "../../src/harness/summary/adjustment.js";
 import { readFileSync } from "node:fs";
 import { findRow, summarise } from "../../src/harness/summary/summarise.js";
 import { failureAnalysisReporter, fillFailureAnalysis } from "../../src/report/failure-analysis.js";
@@ -67,7 +68,8 @@ describe("FAILURE_ANALYSIS.md figures", () => {
     expect(allLine).toContain(formatSignedInterval(c.diff));
     expect(allLine).toContain(formatP(c.pHolm));
     expect(allLine).toContain(formatWtl(c));
-    expect(filled).toContain(`Holm family "${c.family}"`);
+    expect(filled).toContain(`${adjustmentName(c)} family "${c.family}"`);
+    expect(filled).toContain(`| ${adjustedPLabel(c)} |`);
   });
 
   it("lists the rank changes of that ablation in that scenario", () => {

@@ -34,6 +34,11 @@ export interface ClusteredValues {
    * to measure; see `reduceToClusters`).
    */
   clusteredBy: "cluster" | "item";
+  /**
+   * The label of each cluster, in the order of `totals`: the cluster's label, or the item's when
+   * the items are the clusters. Comparisons over the same asks can be aligned on it.
+   */
+  clusterLabels: (string | number)[];
 }
 
 export function hasStructure(structure: Structure): boolean {
@@ -58,6 +63,7 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
   const itemSums: number[] = [];
   const itemCounts: number[] = [];
   const itemClusterLabel: (string | number)[] = [];
+  const itemLabels: (string | number)[] = [];
   for (let j = 0; j < n; j++) {
     const label = structure.items === undefined ? j : structure.items[j];
     let i = itemIndex.get(label);
@@ -68,6 +74,7 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
       itemSums.push(0);
       itemCounts.push(0);
       itemClusterLabel.push(cluster);
+      itemLabels.push(label);
     } else if (itemClusterLabel[i] !== cluster) {
       throw new RangeError(
         `${fn}: item ${JSON.stringify(label)} is labelled with two clusters, ` +
@@ -104,7 +111,8 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
     totals[c] += itemMeans[i];
     sizes[c] += 1;
   });
-  return { itemMeans, itemCluster, totals, sizes, nValues: n, nItems, nClusters, clusteredBy };
+  const clusterLabels = oneCluster ? itemLabels : [...clusterIndex.keys()];
+  return { itemMeans, itemCluster, totals, sizes, nValues: n, nItems, nClusters, clusteredBy, clusterLabels };
 }
 
 /** The mean over items, each item counting once whatever its number of values; 0 without items. */

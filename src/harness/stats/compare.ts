@@ -56,6 +56,11 @@ export interface ClusteredComparison extends Comparison, ClusterDesign {
   method: TestMethod;
   /** The smallest p `method` can give on these clusters: 2 / 2^C for the exact sign-flip test. */
   smallestP: number;
+  /**
+   * Each cluster's total of item mean differences, the figures the exact test flips, with its
+   * label: comparisons over the same clusters are adjusted jointly from them (see westfallYoung).
+   */
+  clusterTotals: { labels: (string | number)[]; totals: number[] };
 }
 
 /**
@@ -72,7 +77,8 @@ export interface ClusteredComparison extends Comparison, ClusterDesign {
  * count items. The result adds the counts of items and clusters, the design effect, the method
  * and the minimum detectable effect.
  *
- * Correct the p-values of a family of comparisons together with `holm`.
+ * Correct the p-values of a family of comparisons together with `holm`, or, when the exact test
+ * decided each over the same clusters, with `westfallYoung` over their `clusterTotals`.
  */
 export function compareToBaseline(
   baseline: readonly number[],
@@ -112,6 +118,7 @@ export function compareToBaseline(
       ...(detectable ? { mde: minimumDetectableEffect(test.se, test.df, { alpha: mdeAlpha }) } : {}),
       method: test.method,
       smallestP: test.smallestP,
+      clusterTotals: { labels: data.clusterLabels, totals: Array.from(data.totals) },
     };
   }
 

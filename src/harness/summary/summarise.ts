@@ -6,13 +6,16 @@ import {
   type ClusteredInterval,
   compareToBaseline,
   createRng,
+  EXACT_CLUSTER_MAX,
   holm,
   letterSystems,
   minimumDetectableEffect,
   type MeanInterval,
   type Rng,
   type Structure,
+  westfallYoung,
 } from "../stats/index.js";
+import type { Adjustment } from "./adjustment.js";
 import { alignResults, type AlignedResults, type PairKey } from "./align.js";
 import { designedFailures } from "./designed-failures.js";
 import { rankChanges } from "./rank-changes.js";
@@ -47,10 +50,12 @@ export interface SummariseOptions {
  * (coverage of an ask that requires nothing) is left out: from an ablation's own mean, from a
  * comparison when either side is null, and from the letters when any ablation is null.
  *
- * Holm families are defined once, here, and each comparison with the baseline belongs to exactly
+ * Families are defined once, here, and each comparison with the baseline belongs to exactly
  * one: per group, the headline metrics form one family and the other metrics another, so a
- * comparison has the same verdict in every table and report that shows it. Its minimum
- * detectable effect is computed at α / its family's size, the level Holm's first step needs.
+ * comparison has the same verdict in every table and report that shows it. A family is adjusted
+ * by Westfall–Young over joint cluster sign flips when the exact test decided all its members
+ * over the same clusters, by Holm otherwise (see correctWithinFamilies). Its minimum detectable
+ * effect is computed at α / its family's size (see Comparison.mdeLevel).
  * Metrics bounded in [0, 1] get intervals that keep their coverage near the bounds. A rank metric compared
  * across a per-kind and a pooled policy is not comparable and takes no part (see Comparison). The
  * letters compare the non-baseline ablations with each other, Holm-corrected per column.
@@ -111,10 +116,21 @@ interface Setup {
 }
 
 /**
- * A comparison with the baseline before its family is known in full, so without a Holm verdict,
- * carrying what the MDE at the family's level is computed from.
+ * A comparison with the baseline before its family is known in full, so without an adjusted
+ * verdict, carrying what the MDE at the family's level and the joint adjustment are computed from.
  */
-type UncorrectedComparison = Omit<Comparison, "pHolm" | "significant"> & { design?: { se: number; df: number } };
+type UncorrectedComparison = Omit<Comparison, "pHolm" | "significant" | "adjustment"> & {
+  design?: { se: number; df: number };
+  clusterTotals?: ClusterTotals;
+};
+type ClusterTotals = { clusteredBy: "cluster" | "item"; labels: readonly (string | number)[]; totals: readonly number[] };
+
+/** A comparison's adjusted p, the size of its family and how the family was adjusted. */
+interface Corrected {
+  pHolm: number;
+  familySize: number;
+  adjustment: Adjustment;
+}
 type UncorrectedRow = Omit<MetricSummary, "vsBaseline"> & { vsBaseline?: UncorrectedComparison };
 
 /** The rows of one metric in one group: each ablation's mean, its letters, and its comparison with the baseline. */
@@ -162,10 +178,18 @@ export function meanOf(
 }
 
 /**
- * The Holm step: the comparable comparisons of each family are corrected together, once every
- * row is known, and each comparison gets its final p and verdict. A comparison that is not
+ * The adjustment step: the comparable comparisons of each family are corrected together, once
+ * every row is known, and each comparison gets its final p and verdict. A comparison that is not
  * comparable takes no part and has no verdict (pHolm 1). Families are listed in the order their
  * first comparable member appears.
+ *
+ * The comparisons of a family share their clusters (every ablation is measured on the same asks)
+ * and so are strongly dependent, which Holm ignores: with 10 clusters the exact test's smallest p,
+ * 2/1024, can never pass Holm's first step in a family of 36. When the exact cluster sign-flip
+ * test decided every member, over at most EXACT_CLUSTER_MAX clusters in all, the family is
+ * adjusted by Westfall–Young over joint sign flips of those clusters, which controls the
+ * family-wise error rate at the same α and pays only for the comparisons' effective number.
+ * Otherwise (the t test decided some member, or there are more clusters) it keeps Holm.
  */
 function correctWithinFamilies(uncorrected: readonly UncorrectedRow[]): { rows: MetricSummary[]; families: Family[] } {
   const members = new Map<string, number[]>();
@@ -173,40 +197,79 @@ function correctWithinFamilies(uncorrected: readonly UncorrectedRow[]): { rows: 
     const c = row.vsBaseline;
     if (c?.comparable) members.set(c.family, [...(members.get(c.family) ?? []), i]);
   });
-  const corrected = new Map<number, { pHolm: number; familySize: number }>();
-  for (const rows of members.values()) {
-    const adjusted = holm(rows.map((i) => uncorrected[i].vsBaseline!.p));
-    rows.forEach((row, k) => corrected.set(row, { pHolm: adjusted[k], familySize: rows.length }));
+  const corrected = new Map<number, Corrected>();
+  const families: Family[] = [];
+  for (const [name, rows] of members) {
+    const joint = jointTotals(rows.map((i) => uncorrected[i].vsBaseline!));
+    const adjustment: Adjustment = joint === undefined ? "holm" : "westfall-young";
+    const adjusted = joint === undefined ? holm(rows.map((i) => uncorrected[i].vsBaseline!.p)) : westfallYoung(joint);
+    rows.forEach((row, k) => corrected.set(row, { pHolm: adjusted[k], familySize: rows.length, adjustment }));
+    families.push({ name, size: rows.length, adjustment });
   }
   return {
     rows: uncorrected.map(({ vsBaseline, ...row }, i) =>
       vsBaseline === undefined ? row : { ...row, vsBaseline: withVerdict(vsBaseline, corrected.get(i)) },
     ),
-    families: [...members].map(([name, rows]) => ({ name, size: rows.length })),
+    families,
   };
 }
 
 /**
- * The comparison's Holm p, verdict and MDE. The MDE is at α / m for a family of m: Holm rejects a
- * p below that whatever the other p-values, so an effect of the MDE is detected after adjustment
- * with 80% power. A test whose smallest p is not below that level can detect nothing, and has no MDE.
+ * The members' cluster totals aligned on the union of their clusters, a cluster where a member
+ * has no items (a metric null on all its asks) counting 0, or undefined when the family does not
+ * qualify for the joint adjustment: some member not decided by the exact test, clusters of
+ * different kinds (declared clusters against asks standing in for them), or more than
+ * EXACT_CLUSTER_MAX clusters in all.
  */
-function withVerdict(comparison: UncorrectedComparison, corrected: { pHolm: number; familySize: number } | undefined): Comparison {
-  const { diff, p, design, ...rest } = comparison;
+function jointTotals(comparisons: readonly UncorrectedComparison[]): number[][] | undefined {
+  const kinds = new Set(comparisons.map((c) => c.clusterTotals?.clusteredBy));
+  if (kinds.size !== 1 || comparisons.some((c) => c.method !== "exact-sign-flip" || c.clusterTotals === undefined)) return undefined;
+  const index = new Map<string | number, number>();
+  for (const c of comparisons) for (const label of c.clusterTotals!.labels) if (!index.has(label)) index.set(label, index.size);
+  if (index.size > EXACT_CLUSTER_MAX) return undefined;
+  return comparisons.map(({ clusterTotals }) => {
+    const row = new Array<number>(index.size).fill(0);
+    clusterTotals!.labels.forEach((label, c) => (row[index.get(label)!] = clusterTotals!.totals[c]));
+    return row;
+  });
+}
+
+/**
+ * The comparison's adjusted p, verdict and MDE. The MDE is at α / m for a family of m: Holm
+ * rejects a p below that whatever the other p-values, and so, in the normal approximation the MDE
+ * rests on, does Westfall–Young, whose maxT threshold Bonferroni's then bounds: an effect of the
+ * MDE is detected after adjustment with about 80% power or more. A test that cannot reach significance under its adjustment (see
+ * significanceFloor) can detect nothing, and has no MDE.
+ */
+function withVerdict(comparison: UncorrectedComparison, corrected: Corrected | undefined): Comparison {
+  const { diff, p, design, clusterTotals: _joint, ...rest } = comparison;
   const pHolm = corrected?.pHolm ?? 1;
   const significant = pHolm < SIGNIFICANCE_LEVEL;
   const mdeLevel = corrected === undefined ? undefined : SIGNIFICANCE_LEVEL / corrected.familySize;
-  const detectable = design !== undefined && mdeLevel !== undefined && design.se > 0 && (rest.smallestP ?? 0) < mdeLevel;
+  const floor = corrected === undefined ? undefined : significanceFloor({ mdeLevel, adjustment: corrected.adjustment });
+  const detectable = design !== undefined && floor !== undefined && mdeLevel !== undefined && design.se > 0 && (rest.smallestP ?? 0) < floor;
   return {
     diff,
     p,
     pHolm,
+    ...(corrected === undefined ? {} : { adjustment: corrected.adjustment }),
     significant,
     ...rest,
     ...(mdeLevel === undefined || design === undefined ? {} : { mdeLevel }),
     ...(detectable ? { mde: minimumDetectableEffect(design.se, design.df, { alpha: mdeLevel }) } : {}),
     verdict: verdictOf(comparison, significant),
   };
+}
+
+/**
+ * The level the deciding test's smallest p must be below for the comparison to be significant
+ * after its family's adjustment at all: Holm's first step, α / m (mdeLevel); under Westfall–Young
+ * α itself, since the strongest comparison's adjusted p is 2 / 2^C when no other sign vector
+ * reaches its maximum. Undefined when the comparison has no family level.
+ */
+export function significanceFloor(c: Pick<Comparison, "mdeLevel" | "adjustment">): number | undefined {
+  if (c.mdeLevel === undefined) return undefined;
+  return c.adjustment === "westfall-young" ? SIGNIFICANCE_LEVEL : c.mdeLevel;
 }
 
 /** A comparison's verdict: the one summarise recorded, or for a hand-built comparison the same rule applied to it. */
@@ -245,7 +308,7 @@ export function comparePair(results: ExperimentResults, reference: string, other
     family: PER_COMPARISON,
     comparable: !(isRankMetric(metric) && modes.get(reference) !== modes.get(other)),
   });
-  return withVerdict(comparison, { pHolm: comparison.p, familySize: 1 });
+  return withVerdict(comparison, { pHolm: comparison.p, familySize: 1, adjustment: "holm" });
 }
 
 /** Each policy's section layout; a system without sections ranks one list, as a pooled policy does. */
@@ -272,7 +335,7 @@ export function findRow(
   return row;
 }
 
-/** The name of the Holm family of a group's headline or other metrics. */
+/** The name of the family of a group's headline or other metrics. */
 export function familyName(group: string, headline: boolean): string {
   return `${group === ALL_GROUP ? "all asks" : `category ${group}`}, ${headline ? "headline metrics" : "other metrics"}`;
 }
@@ -371,7 +434,12 @@ function compare(
     comparable: options.comparable,
     method: clustered?.method ?? "sign-flip",
     ...(clustered
-      ? { designEffect: clustered.designEffect, smallestP: clustered.smallestP, design: { se: clustered.se, df: clustered.df } }
+      ? {
+          designEffect: clustered.designEffect,
+          smallestP: clustered.smallestP,
+          design: { se: clustered.se, df: clustered.df },
+          clusterTotals: { clusteredBy: clustered.clusteredBy, ...clustered.clusterTotals },
+        }
       : {}),
     wins: better ? result.wins : result.losses,
     ties: result.ties,

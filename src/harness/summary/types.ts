@@ -1,4 +1,5 @@
 import type { TestMethod } from "../stats/index.js";
+import type { Adjustment } from "./adjustment.js";
 
 /**
  * What the statistics make of one experiment's results. Reporters read this, never raw numbers
@@ -34,7 +35,7 @@ export interface Unit {
 /**
  * What one comparison with the baseline shows, decided once here so every table, finding and
  * chart says the same:
- * - "significant": significant after Holm's adjustment within its family;
+ * - "significant": significant after its family's adjustment (Holm's, or Westfall–Young's);
  * - "per-comparison": its per-comparison interval excludes 0 (p < α), but not after adjustment
  *   over its family;
  * - "not-detected": the interval includes 0;
@@ -43,10 +44,11 @@ export interface Unit {
  */
 export type Verdict = "significant" | "per-comparison" | "not-detected" | "identical" | "not-comparable";
 
-/** A Holm family: the comparisons corrected together, named so the report can say which. */
+/** A family: the comparisons corrected together, named so the report can say which, and how. */
 export interface Family {
   name: string;
   size: number;
+  adjustment: Adjustment;
 }
 
 export interface Comparison {
@@ -54,10 +56,19 @@ export interface Comparison {
   diff: Interval;
   /** Two-sided sign-flip p (over clusters when clustered), never 0. */
   p: number;
-  /** Holm-adjusted within `family`. */
+  /**
+   * The family-adjusted p: adjusted within `family` by `adjustment` (the name is Holm's, which
+   * was the only adjustment once; it is kept because every table, chart and schema reads it).
+   */
   pHolm: number;
+  /**
+   * How `pHolm` was adjusted: Westfall–Young when the exact cluster sign-flip test decided every
+   * comparison of the family over the same clusters, Holm otherwise. Absent on a comparison
+   * built by hand, which is taken as Holm (see adjustmentName).
+   */
+  adjustment?: Adjustment;
   significant: boolean;
-  /** The Holm family this comparison belongs to; each comparison belongs to exactly one. */
+  /** The family this comparison belongs to; each comparison belongs to exactly one. */
   family: string;
   /**
    * False for a rank metric compared across a per-kind and a pooled policy: per-kind ranks count
@@ -65,18 +76,26 @@ export interface Comparison {
    */
   comparable: boolean;
   /**
-   * Minimum detectable effect: the true |difference| detected with 80% power at `mdeLevel`, the
-   * level Holm's first step needs in this family (α / family size), so an effect this large is
-   * detected after adjustment whatever the family's other p-values. Absent when values are
-   * independent, when se is 0 (no variance to scale it by), and when the test cannot reach
-   * `mdeLevel` at all (see smallestP).
+   * Minimum detectable effect: the true |difference| detected with 80% power at `mdeLevel`, a
+   * per-comparison level that is significant after adjustment whatever the family's other
+   * p-values. Absent when values are independent, when se is 0 (no variance to scale it by), and
+   * when no effect can be significant after the adjustment (see smallestP).
    */
   mde?: number;
-  /** The level the MDE is computed at: α / the size of the comparison's Holm family. */
+  /**
+   * The level the MDE is computed at: α / the size of the comparison's family. Under Holm it is
+   * exactly the level of the first step. Westfall–Young's first step rejects at the α quantile
+   * of the family's maximum statistic, which depends on the data and has no closed form; in the
+   * normal approximation the MDE itself rests on, where every comparison's statistic has one null
+   * distribution, Bonferroni bounds that maximum, so α / m is never above the level maxT needs
+   * and the MDE is conservative there.
+   */
   mdeLevel?: number;
   /**
    * The smallest p the deciding test can give: 2 / 2^C for the exact sign-flip test over C
-   * clusters. When it is not below mdeLevel, no effect can be significant after adjustment.
+   * clusters. No effect can be significant after adjustment when it is not below mdeLevel under
+   * Holm, or not below α under Westfall–Young (whose strongest adjusted p can be as small as
+   * this); see significanceFloor.
    */
   smallestP?: number;
   /**

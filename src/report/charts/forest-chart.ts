@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { ExperimentInfo } from "../../harness/results/types.js";
+import { adjustedPLabel, adjustmentName } from "../../harness/summary/adjustment.js";
 import type { ExperimentSummary } from "../../harness/summary/types.js";
 import { panelTitle } from "./metrics-chart.js";
 import { panelWidth, rowPanels } from "./panel-width.js";
@@ -48,6 +49,8 @@ export function forestChart(summary: ExperimentSummary, experiment: ExperimentIn
     return [{ metric: row.metric, panel: panelTitle(row.metric), ablation: row.ablation, label: label(row.ablation), diff: diff.mean, lo: diff.lo, hi: diff.hi, verdict, p, pHolm }];
   });
   if (rows.length === 0) return null;
+  // The headline comparisons over all asks form one family, so one adjustment names them all.
+  const family = summary.rows.find((r) => r.group === "all" && summary.headline.includes(r.metric) && r.vsBaseline?.comparable)?.vsBaseline ?? {};
   const metrics = summary.headline.filter((m) => rows.some((r) => r.metric === m));
   const ablations = summary.ablations.filter((a) => rows.some((r) => r.ablation === a));
   const incomparable = summary.headline.flatMap((metric) => {
@@ -65,7 +68,7 @@ export function forestChart(summary: ExperimentSummary, experiment: ExperimentIn
       text: `${summary.experiment}: difference from ${summary.baseline}, the baseline`,
       subtitle: [
         `Each row: the ablation's mean minus ${summary.baseline}'s over the same ${summary.unit.label}, with its 95% interval per comparison.`,
-        "Colour: significant after Holm's adjustment over the family, significant per comparison only, or no difference detected.",
+        `Colour: significant after ${adjustmentName(family)}'s adjustment over the family, significant per comparison only, or no difference detected.`,
         ...(crossing ? [`[bm25], [embedding], …: ranks by another relevance backend than ${summary.baseline} (${backendOf(experiment, summary.baseline) ?? "none"}); [system]: not a recollect policy.`,
           "Such a Δ crosses backends: it is the backend's or the system's as much as a setting's."] : []),
         ...incomparable,
@@ -92,7 +95,7 @@ export function forestChart(summary: ExperimentSummary, experiment: ExperimentIn
             { field: "lo", type: "quantitative", format: "+.3f", title: "95% lo" },
             { field: "hi", type: "quantitative", format: "+.3f", title: "95% hi" },
             { field: "p", type: "quantitative", format: ".2g" },
-            { field: "pHolm", type: "quantitative", format: ".2g", title: "p (Holm)" },
+            { field: "pHolm", type: "quantitative", format: ".2g", title: adjustedPLabel(family) },
             { field: "verdict", type: "nominal" },
           ],
         },

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import { higherIsBetter } from "../../harness/metrics.js";
+import { adjustmentName } from "../../harness/summary/adjustment.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { measureTextWidth } from "./text-measure.js";
 import { COLUMN_SPACING, panelWidth } from "./panel-width.js";
@@ -82,7 +83,7 @@ export function metricsChart(summary: ExperimentSummary): TopLevelSpec | null {
       n: row.value.n,
       beats: row.beats.length > 0 ? `> ${row.beats.join("")}` : "",
       vsBaseline: row.vsBaseline
-        ? `${row.vsBaseline.diff.mean >= 0 ? "+" : ""}${row.vsBaseline.diff.mean.toFixed(3)} (p_holm ${row.vsBaseline.pHolm.toPrecision(2)})`
+        ? `${row.vsBaseline.diff.mean >= 0 ? "+" : ""}${row.vsBaseline.diff.mean.toFixed(3)} (p ${row.vsBaseline.pHolm.toPrecision(2)}, ${adjustmentName(row.vsBaseline)})`
         : "baseline",
     })),
   );

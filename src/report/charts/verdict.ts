@@ -15,7 +15,7 @@ const LEGEND = {
 /**
  * The verdict of one comparison in the legend's words (the summary's one verdict, see
  * comparisonVerdict), or null when it has none (see Comparison.comparable). "Per comparison only":
- * its own interval rules out zero, but not once its Holm family is corrected, so it is a lead to
+ * its own interval rules out zero, but not once its family is adjusted, so it is a lead to
  * follow, not a result.
  */
 export function verdictOf(comparison: Comparison): Verdict | null {

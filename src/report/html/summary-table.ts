@@ -1,11 +1,12 @@
 import { higherIsBetter } from "../../harness/metrics.js";
+import { adjustmentName } from "../../harness/summary/adjustment.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { escapeHtml } from "./escape.js";
 import { formatP, formatSigned, formatValue } from "./format.js";
 
 /**
- * A cell's figures, drawn as a button: its note (units, the interval of Δ, p-values, the Holm
- * family, the MDE, wins/ties/losses) goes to `notes`, and the page shows it when the cell is
+ * A cell's figures, drawn as a button: its note (units, the interval of Δ, p-values, the family
+ * and its adjustment, the MDE, wins/ties/losses) goes to `notes`, and the page shows it when the cell is
  * tapped or clicked, since a touch screen has no hover. The notes travel in the packed data.
  */
 function cell(row: MetricSummary | undefined, name: string, notes: string[]): string {
@@ -27,7 +28,7 @@ function cell(row: MetricSummary | undefined, name: string, notes: string[]): st
         : `<span class="diff same">not comparable</span>`,
     );
     if (vs.comparable) {
-      note += `; Δ [${formatValue(row.metric, vs.diff.lo)}, ${formatValue(row.metric, vs.diff.hi)}], p = ${formatP(vs.p)}, Holm p = ${formatP(vs.pHolm)} (family: ${vs.family})`;
+      note += `; Δ [${formatValue(row.metric, vs.diff.lo)}, ${formatValue(row.metric, vs.diff.hi)}], p = ${formatP(vs.p)}, ${adjustmentName(vs)} p = ${formatP(vs.pHolm)} (family: ${vs.family})`;
       if (vs.mde !== undefined) note += `, MDE ${formatValue(row.metric, vs.mde)}`;
       note += `; wins/ties/losses over asks ${vs.wins}/${vs.ties}/${vs.losses}`;
     }
@@ -77,11 +78,18 @@ export function summaryTables(summary: ExperimentSummary): SummaryTables {
   if (first === undefined) return { html: "<p>No summary rows.</p>", notes: [], groups: [] };
   const notes: string[] = [];
   const legend =
-    `<p class="legend">Mean with its 95% interval over ${escapeHtml(summary.unit.label)}. Superscript letters: the other ablations this one beats significantly (Holm-corrected; the baseline is compared in Δ). Δ: paired difference from the baseline; * marks a significant one after Holm within its family. ↓: lower is better. Tap or click a cell for its p-values, its Holm family and wins/ties/losses.</p>`;
+    `<p class="legend">Mean with its 95% interval over ${escapeHtml(summary.unit.label)}. Superscript letters: the other ablations this one beats significantly (Holm-corrected; the baseline is compared in Δ). Δ: paired difference from the baseline; * marks a significant one after its family's adjustment (${familyAdjustments(summary)}). ↓: lower is better. Tap or click a cell for its p-values, its family and wins/ties/losses.</p>`;
   const main = groupTable(summary, first, notes);
   const groups = rest.map((group) => groupTable(summary, group, notes));
   const others = rest
     .map((group, i) => `<details class="group" data-category="${escapeHtml(group)}" data-group="${i}"><summary>Category: ${escapeHtml(group)}</summary></details>`)
     .join("\n");
   return { html: `${legend}\n<h4>${escapeHtml(first === "all" ? "All asks" : first)}</h4>\n${main}\n${others}`, notes, groups };
+}
+
+/** The adjustments the summary's families used, named: "Holm", or "Westfall–Young where the exact test decided a whole family, Holm otherwise". */
+function familyAdjustments(summary: ExperimentSummary): string {
+  const names = [...new Set(summary.families.map(adjustmentName))];
+  if (names.length !== 1) return "Westfall–Young where the exact test decided the whole family, Holm otherwise";
+  return names[0];
 }

@@ -27,7 +27,7 @@ export function renderAppendix(view: ExperimentView): string {
     `The appendix of ${code(experiment.name)} in [${EVALUATION_PATH}](../${EVALUATION_PATH}), which gives its findings and headline metrics. ` +
       `Statistics are over ${summary.unit.label}. Letters compare the ablations other than the baseline with each other ` +
       "(pairwise sign-flip tests, Holm-corrected per column): a superscript lists the letters of the ablations this one beats. " +
-      "Each comparison with the baseline belongs to the Holm family named beside it, the same family wherever it appears.",
+      "Each comparison with the baseline belongs to the family named beside it, with the adjustment that gave its adjusted p, the same family wherever it appears.",
     "## Scenarios",
     markdownTable(
       ["Scenario", { header: "Asks", align: "right" }, "Description"],

@@ -14,6 +14,7 @@
 import { isRankMetric, metricValue } from "../../harness/metrics.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { rebase } from "../../harness/summary/rebase.js";
+import { adjustedPLabel } from "../../harness/summary/adjustment.js";
 import { ALL_GROUP, findRow, summarise } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
@@ -57,7 +58,7 @@ export function renderBackendConclusions(results: ExperimentResults, summary: Ex
     const embedded = findRow(dense, c.embedding, metric, ALL_GROUP).vsBaseline!;
     return { ...c, metric, lexical, embedded, verdict: agreement(lexical, embedded) };
   });
-  const cell = (c: Comparison, metric: string) => `${formatSignedInterval(c.diff, metricDecimals(metric))}, p (Holm) ${formatP(c.pHolm)}${c.significant ? " ✓" : ""}`;
+  const cell = (c: Comparison, metric: string) => `${formatSignedInterval(c.diff, metricDecimals(metric))}, ${adjustedPLabel(c)} ${formatP(c.pHolm)}${c.significant ? " ✓" : ""}`;
   const table = markdownTable(
     ["Switched off", "Metric", `Shared words: ablation − ${escapeMarkdown(WORDS_SYSTEM)}`, `Embeddings: ablation − ${escapeMarkdown(EMBEDDING_SYSTEM)}`, "Does it hold with embeddings?"],
     rows.map((r) => [`${escapeMarkdown(r.conclusion)} (${code(r.words)}, ${code(r.embedding)})`, code(r.metric), cell(r.lexical, r.metric), cell(r.embedded, r.metric), r.verdict.words]),
@@ -68,9 +69,9 @@ export function renderBackendConclusions(results: ExperimentResults, summary: Ex
     (held.length === 0 ? "." : `: ${held.map((r) => escapeMarkdown(r.conclusion)).join(", ")}.`);
   const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
   const others = rows.filter((r) => r.verdict.kind !== "holds").map((r) => `${sentence(escapeMarkdown(r.conclusion))}: ${r.verdict.words}.`);
-  const unit = `Each Δ is over ${escapeProse(summary.unit.label)}, with its 95% interval; ✓ marks a difference that is significant after Holm's correction.`;
+  const unit = `Each Δ is over ${escapeProse(summary.unit.label)}, with its 95% interval; ✓ marks a difference that is significant after its family's adjustment (Holm's, or Westfall–Young's where the exact test decided the whole family).`;
   const families =
-    `The shared-words column is the comparison EVALUATION.md makes with ${code(WORDS_SYSTEM)}, in its Holm family; ` +
+    `The shared-words column is the comparison EVALUATION.md makes with ${code(WORDS_SYSTEM)}, in its family; ` +
     `the embeddings column compares each ablation with ${code(EMBEDDING_SYSTEM)}, corrected together as one family over the ablations of this table.`;
   return [[lead, ...others].join(" "), table, `${unit} ${families}`].join("\n\n");
 }
@@ -123,7 +124,7 @@ export function renderDisagreement(results: ExperimentResults, metric: string, o
       { header: `${LEXICAL_ALONE}`, align: "right" },
       { header: `${DENSE_ALONE}`, align: "right" },
       "Δ embeddings − BM25 [95% CI]",
-      { header: "p (Holm)", align: "right" },
+      { header: "p (adjusted)", align: "right" },
       { header: "Both", align: "right" },
       { header: "Embeddings only", align: "right" },
       { header: "BM25 only", align: "right" },
@@ -150,7 +151,7 @@ export function renderDisagreement(results: ExperimentResults, metric: string, o
       : markdownTable(["Category", "Found by", "Question", { header: "Best gold rank, BM25", align: "right" }, { header: "Best gold rank, embeddings", align: "right" }], examples);
   const lead =
     `Per question category: ${code(metric)} of BM25 alone (${code(LEXICAL_ALONE)}) and embeddings alone (${code(DENSE_ALONE)}), their paired difference ` +
-    `(${escapeProse(s.unit.label)}; ✓ significant after Holm within its category's family), and how many questions each finds ` +
+    `(${escapeProse(s.unit.label)}; ✓ significant after adjustment within its category's family, by Holm or, where the exact test decided it, Westfall–Young), and how many questions each finds ` +
     `(a question counts as found when its ${code(metric)} is at least 0.5 over the seeds).`;
   return [lead, table, exampleTable === "" ? "" : `The questions where the two differ most, up to ${EXAMPLES} each way per category (ranks are medians over seeds; ${EMPTY_CELL} means not ranked):`, exampleTable]
     .filter((p) => p !== "")

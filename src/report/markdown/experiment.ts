@@ -69,7 +69,7 @@ function renderRun(context: ReportContext, view: ExperimentView, heading: string
     parts.push(
       `${heading} By category${label}`,
       // The first headline metric only: EVALUATION.md stays short, and the appendix has them all.
-      `Means of ${code(summary.headline[0])} per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's Holm family. ` +
+      `Means of ${code(summary.headline[0])} per category; ✓ marks a significant difference from ${code(summary.baseline)} within that category's family (adjusted by Holm, or by Westfall–Young where the exact test decided the whole family). ` +
         `Every metric per category, with intervals and tests, is in ${code(appendixPath(results.experiment.name))}.`,
       renderCategoryTable(summary, summary.headline[0]),
     );

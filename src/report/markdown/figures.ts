@@ -1,5 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import { adjustedPLabel, adjustmentName } from "../../harness/summary/adjustment.js";
 import type { DesignedFailure, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { resultsPath } from "../paths.js";
 import { claimCells } from "./designed-failures.js";
@@ -29,7 +30,7 @@ export interface FiguresInput {
 /**
  * The measured figures for one marker block of FAILURE_ANALYSIS.md. They are the very rows
  * EVALUATION.md and the appendix show (the designed failure with the seed as the unit, and the
- * comparison over all asks with its Holm family), so a comparison has one p-value and one
+ * comparison over all asks with its family), so a comparison has one p-value and one
  * verdict in every file.
  */
 export function renderFigures(input: FiguresInput): string {
@@ -62,14 +63,14 @@ export function renderFigures(input: FiguresInput): string {
   const c = row.vsBaseline!;
   parts.push(
     `Over all asks of ${code(resultsPath(summary.experiment))} (unit: ${summary.unit.label}; ${formatUnits(summary.unit, c.diff)}` +
-      `${c.comparable ? `; Holm family "${escapeMarkdown(c.family)}"` : ""}):`,
+      `${c.comparable ? `; ${adjustmentName(c)} family "${escapeMarkdown(c.family)}"` : ""}):`,
     markdownTable(
       [
         escapeMarkdown(ablation),
         `${escapeMarkdown(baseline)} (baseline)`,
         "\u0394 [95% CI]",
         { header: "p", align: "right" },
-        { header: "p (Holm)", align: "right" },
+        { header: adjustedPLabel(c), align: "right" },
         { header: "MDE", align: "right" },
         "Verdict",
         { header: "W/T/L asks", align: "right" },

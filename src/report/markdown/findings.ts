@@ -8,8 +8,9 @@
  */
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentInfo, ExperimentResults } from "../../harness/results/types.js";
-import { ALL_GROUP, findRow } from "../../harness/summary/summarise.js";
+import { ALL_GROUP, findRow, significanceFloor } from "../../harness/summary/summarise.js";
 import type { CostRow } from "../../harness/summary/cost.js";
+import { adjustmentName } from "../../harness/summary/adjustment.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { plural } from "../../shared/errors.js";
 import { crossingLabel, relevanceOf } from "./crossing.js";
@@ -84,7 +85,7 @@ export function experimentFindings(summary: ExperimentSummary, results: Experime
 
 /**
  * What one headline metric shows against the baseline, a sentence per verdict: better and worse
- * after Holm's adjustment (largest first), significant per comparison only, not detected, and the
+ * after the family's adjustment (largest first), significant per comparison only, not detected, and the
  * same on every ask. Each group of identical policies is one entry; entries that cross relevance
  * backends are listed under their label.
  */
@@ -109,7 +110,7 @@ function metricSentences(summary: ExperimentSummary, experiment: ExperimentInfo,
   const better = significant.filter((e) => gain(e) > 0);
   const worse = significant.filter((e) => gain(e) < 0).reverse();
   const sentences: string[] = [];
-  const holm = `On ${on}, significant after Holm over ${size} comparisons`;
+  const holm = `On ${on}, significant after ${adjustmentName(first)} over ${size} comparisons`;
   if (better.length > 0) sentences.push(`${holm}, better than ${base}: ${list(better, true)}.`);
   if (worse.length > 0) sentences.push(`${better.length > 0 ? "Worse" : `${holm}, worse`} than ${base}: ${list(worse, true)}.`);
   const perComparison = byVerdict.get("per comparison only") ?? [];
@@ -141,19 +142,22 @@ function metricSentences(summary: ExperimentSummary, experiment: ExperimentInfo,
 
 /**
  * Why nothing can be significant after adjustment, when that is so: with few clusters the exact
- * sign-flip test's smallest p (2 / 2^clusters) is not below Holm's first step (α over the family's
- * size), so a reader does not take "per comparison only" for a near miss. Said once, for the first
- * headline comparison it holds for.
+ * sign-flip test's smallest p (2 / 2^clusters) is not below the level the family's adjustment
+ * needs at the least (see significanceFloor: Holm's first step, α over the family's size; α
+ * itself under Westfall–Young), so a reader does not take "per comparison only" for a near miss.
+ * Said once, for the first headline comparison it holds for.
  */
 function adjustmentLimit(summary: ExperimentSummary): string | undefined {
   for (const metric of summary.headline) {
     for (const ablation of summary.ablations) {
       const c = findRow(summary, ablation, metric, ALL_GROUP).vsBaseline;
-      if (c?.comparable !== true || c.smallestP === undefined || c.mdeLevel === undefined || c.smallestP < c.mdeLevel) continue;
+      const floor = c === undefined ? undefined : significanceFloor(c);
+      if (c?.comparable !== true || c.smallestP === undefined || floor === undefined || c.smallestP < floor) continue;
       const size = summary.families.find((f) => f.name === c.family)?.size ?? 1;
+      const level = c.adjustment === "westfall-young" ? formatLevel(floor) : `${formatLevel(floor)} (0.05 over ${plural(size, "comparison")})`;
       return (
         `With ${formatClusters(c.diff)}, the exact sign-flip test's smallest p is ${formatLevel(c.smallestP)}, not below ` +
-        `${formatLevel(c.mdeLevel)} (0.05 over ${plural(size, "comparison")}): no difference can be significant after Holm's adjustment here, only per comparison.`
+        `${level}: no difference can be significant after ${adjustmentName(c)}'s adjustment here, only per comparison.`
       );
     }
   }

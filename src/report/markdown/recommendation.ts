@@ -8,6 +8,7 @@
 import { higherIsBetter } from "../../harness/metrics.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import type { CostRow } from "../../harness/summary/cost.js";
+import { adjustedPLabel, adjustmentName } from "../../harness/summary/adjustment.js";
 import { ALL_GROUP, DEFAULT_SUMMARY_SEED, comparePair, findRow } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { crossingLabel, relevanceOf } from "./crossing.js";
@@ -81,7 +82,7 @@ export function recommendation(
 export function verdictWords(c: Comparison, metric: string, familySize: number): string {
   const verdict = comparisonVerdict(c, metric);
   const over = `over ${familySize} ${familySize === 1 ? "comparison" : "comparisons"}`;
-  if (verdict === "significant") return `significant after Holm ${over}, p (Holm) ${formatP(c.pHolm)}`;
+  if (verdict === "significant") return `significant after ${adjustmentName(c)} ${over}, ${adjustedPLabel(c)} ${formatP(c.pHolm)}`;
   if (verdict === "per comparison only") return perComparisonOnly(familySize);
   if (verdict === "identical") return "the same on every ask";
   const mde = c.mde === undefined || c.mde <= 0 ? "" : `; the minimum detectable effect is ${formatNumber(c.mde, metricDecimals(metric))}`;

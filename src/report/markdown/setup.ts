@@ -51,12 +51,17 @@ export function renderSetup(context: ReportContext): string {
       "Means of metrics bounded in [0, 1] have clustered Wilson intervals, which keep their coverage near 0 and 1. All " +
       "are calibrated by simulation in the test suite: 2–8% false positives at α = 0.05 under clustered nulls, 92–97% " +
       "coverage, at least 93% for means near 0 or 1. Each table states its units next to its intervals. " +
-      "Holm's correction runs within named families, per experiment and table: a group's headline metrics form one, its " +
+      "p-values are adjusted within named families, per experiment and table: a group's headline metrics form one, its " +
       "other metrics another, and the designed failures a third, so each comparison has one verdict wherever it is " +
-      "quoted: significant after Holm, significant per comparison only (its interval excludes 0, but not after Holm), " +
-      "could not detect, or identical. MDE is the minimum detectable effect (80% power) at α divided by the family's " +
-      "size, the level at which Holm rejects whatever the other p-values; there is none when nothing varies or when the " +
-      "exact test's smallest p is not below that level, for then no effect can be significant after Holm. A difference " +
+      "quoted: significant after adjustment, significant per comparison only (its interval excludes 0, but not after " +
+      "adjustment), could not detect, or identical. When the exact test decided every comparison of a family over the " +
+      "same clusters, the family is adjusted by Westfall–Young's step-down maxT over the clusters' signs flipped jointly " +
+      "across its comparisons, which share those clusters, so a difference in every cluster keeps p 2/2^C however large " +
+      "the family; otherwise (and for the designed failures) by Holm. Each table names the adjustment it quotes. MDE is " +
+      "the minimum detectable effect (80% power) at α divided by the family's size, the level at which Holm rejects " +
+      "whatever the other p-values, and a conservative one for Westfall–Young, whose first step rejects at a level no " +
+      "lower in the normal approximation the MDE rests on; there is none when nothing varies or when the exact test's smallest p cannot pass the adjustment (α over " +
+      "the family's size under Holm, α under Westfall–Young), for then no effect can be significant after it. A difference " +
       "that is not significant was not detected, which is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
     context.project === false

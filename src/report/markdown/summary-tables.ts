@@ -1,5 +1,6 @@
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { higherIsBetter } from "../../harness/metrics.js";
+import { adjustedPLabel, adjustmentName } from "../../harness/summary/adjustment.js";
 import { ALL_GROUP, familyName, findRow } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
@@ -42,8 +43,8 @@ export function verdict(c: Comparison, metric: string): string {
 
 /**
  * The experiment's headline metrics in one table, a pair of columns per metric: each ablation's
- * mean, and its difference from the baseline with its interval and Holm-adjusted p, marked when
- * significant. The caption states the units and the Holm family; the findings say what could not be
+ * mean, and its difference from the baseline with its interval and family-adjusted p, marked when
+ * significant. The caption states the units, the family and its adjustment; the findings say what could not be
  * detected and its minimum detectable effects, and the appendix gives every interval and MDE.
  */
 export function renderHeadlineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
@@ -51,10 +52,11 @@ export function renderHeadlineTable(summary: ExperimentSummary, group: string = 
   const base = findRow(summary, summary.baseline, metrics[0]!, group).value;
   const family = summary.families.find((f) => f.name === familyName(group, true));
   const lower = metrics.filter((m) => !higherIsBetter(m));
+  const adjustment = adjustmentName(family ?? {});
   const caption =
-    `Mean, and Δ vs ${code(summary.baseline)} [95% CI per comparison] p (Holm), ${SIGNIFICANT_MARK} significant after Holm` +
+    `Mean, and Δ vs ${code(summary.baseline)} [95% CI per comparison] ${adjustedPLabel(family ?? {})}, ${SIGNIFICANT_MARK} significant after ${adjustment}` +
     `${lower.length === 0 ? "" : ` (lower is better for ${lower.map(code).join(", ")})`}; over ${formatUnits(summary.unit, base)}` +
-    `${family ? `; Holm over the ${family.size} comparisons of "${escapeMarkdown(family.name)}"` : ""}:`;
+    `${family ? `; ${adjustment} over the ${family.size} comparisons of "${escapeMarkdown(family.name)}"` : ""}:`;
   const rows = summary.ablations.map((ablation) => [
     ablationLabel(summary, ablation),
     ...metrics.flatMap((metric) => {
@@ -99,8 +101,9 @@ export function letteredCell(row: MetricSummary): string {
 }
 
 /**
- * Each (ablation, metric) against the baseline, with its Holm family (appendix). The MDE is at
- * α / the family's size; none is shown where nothing varies or the test cannot reach that level.
+ * Each (ablation, metric) against the baseline, with its family and the adjustment that gave its
+ * adjusted p (appendix). The MDE is at α / the family's size; none is shown where nothing varies
+ * or no effect can be significant after the family's adjustment.
  */
 export function renderVsBaselineTable(summary: ExperimentSummary, group: string = ALL_GROUP): string {
   const familySize = new Map(summary.families.map((f) => [f.name, f.size]));
@@ -119,7 +122,7 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
           c.mde === undefined || !c.comparable ? EMPTY_CELL : formatValue(c.mde, d),
           verdict(c, metric),
           formatWtl(c),
-          c.comparable ? escapeMarkdown(c.family) : EMPTY_CELL,
+          c.comparable ? `${escapeMarkdown(c.family)} (${adjustmentName(c)})` : EMPTY_CELL,
         ];
       }),
     );
@@ -129,11 +132,11 @@ export function renderVsBaselineTable(summary: ExperimentSummary, group: string 
       "Metric",
       `\u0394 vs ${escapeMarkdown(summary.baseline)} [95% CI per comparison]`,
       { header: "p", align: "right" },
-      { header: "p (Holm)", align: "right" },
+      { header: "p (adjusted)", align: "right" },
       { header: "MDE at α/family", align: "right" },
       "Verdict",
       { header: "W/T/L", align: "right" },
-      "Holm family",
+      "Family (adjustment)",
     ],
     rows,
   );

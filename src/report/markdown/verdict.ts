@@ -9,7 +9,7 @@ import type { Comparison } from "../../harness/summary/types.js";
 import { SIGNIFICANT_MARK, metricDecimals } from "./format.js";
 
 /**
- * - `significant`: significant after Holm's adjustment within its family, its interval excluding 0;
+ * - `significant`: significant after its family's adjustment (Holm's or Westfall–Young's), its interval excluding 0;
  * - `per comparison only`: its per-comparison interval excludes 0, but it is not significant after
  *   adjustment (or its test does not agree with its interval);
  * - `not detected`: its interval includes 0;
@@ -44,7 +44,7 @@ export function verdictCell(verdict: Verdict): string {
   return verdict;
 }
 
-/** The words of the `per comparison only` verdict, for a comparison in a Holm family of `familySize`. */
+/** The words of the `per comparison only` verdict, for a comparison in a family of `familySize`. */
 export function perComparisonOnly(familySize: number): string {
   return `significant per comparison only: the interval excludes 0; not after adjustment over ${familySize} ${familySize === 1 ? "comparison" : "comparisons"}`;
 }

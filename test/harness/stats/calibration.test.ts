@@ -7,7 +7,10 @@
 // - a test at α = 0.05 calls about 5% of A-vs-A comparisons significant;
 // - a 95% interval covers the true value about 95% of the time;
 // - a true difference as large as the reported minimum detectable effect (MDE) is detected
-//   about 80% of the time.
+//   about 80% of the time;
+// - a family of comparisons that share their clusters, adjusted jointly by Westfall–Young, calls
+//   any of them significant under a global null about 5% of the time at most (the family-wise
+//   error rate), and finds an effect present in every cluster where Holm cannot.
 //
 // Every band is derived from the number of simulations behind it (see monte-carlo.ts): the true
 // rate may be off its nominal value by a stated tolerance (the methods are small-sample
@@ -24,6 +27,11 @@ import {
   type ClusteredComparison,
   compareToBaseline,
   createRng,
+  holm,
+  reduceToClusters,
+  type Rng,
+  sampleNormal,
+  westfallYoung,
 } from "../../../src/harness/stats/index.js";
 import {
   type ClusteredDesign,
@@ -41,8 +49,8 @@ import { normals } from "./synthetic.js";
 const FULL = process.env.RECOLLECT_CALIBRATE === "full";
 
 const SIMULATIONS = FULL
-  ? { nulls: 2000, atMde: 2000, offMde: 500, bootstrap: 1500, edges: 2000 }
-  : { nulls: 200, atMde: 200, offMde: 40, bootstrap: 0, edges: 200 };
+  ? { nulls: 2000, atMde: 2000, offMde: 500, bootstrap: 1500, edges: 2000, families: 2000, familyPower: 500 }
+  : { nulls: 200, atMde: 200, offMde: 40, bootstrap: 0, edges: 200, families: 200, familyPower: 40 };
 
 /**
  * How far the methods' true rates may sit from nominal. CR2 intervals with Bell–McCaffrey df and
@@ -294,4 +302,93 @@ describe(`bootstrapMeanCI's interval of a bounded mean near 0 and 1, 8 unequal c
       expect(observed).toBeGreaterThanOrEqual(coverage.lo);
     });
   }
+});
+
+/**
+ * A family as a recorded experiment has one: 3 metrics × 12 ablations, each compared with the
+ * baseline on the same asks of C unequal clusters. Every comparison's difference on an ask mixes a
+ * part shared by the whole family (the ask is hard or easy for every policy), a part shared by the
+ * ablation's three metrics, and its own noise, each also with a cluster-level part, so the 36
+ * comparisons are strongly and unevenly correlated. All parts are centred normals, so under the
+ * global null every cluster's differences are jointly as likely to have the opposite sign, the
+ * null the joint sign flips assume; `shift` adds a true effect on every ask.
+ */
+const FAMILY = { metrics: 3, ablations: 12 } as const;
+/** Unequal clusters, a fifth of a LoCoMo run's asks: the exact test's null does not depend on their number, and the fast run stays fast. */
+const FAMILY_SIZES: Record<number, readonly number[]> = { 8: [4, 8, 12, 16, 20, 24, 28, 30], 10: FIXED_SIZES.map((n) => n / 5) };
+
+function familyTotals(rng: Rng, sizes: readonly number[], shift: number): number[][] {
+  const m = FAMILY.metrics * FAMILY.ablations;
+  const values: number[][] = Array.from({ length: m }, () => []);
+  const clusters: number[] = [];
+  sizes.forEach((size, c) => {
+    const shared = sampleNormal(rng, 0, 0.15);
+    const byAblation = Array.from({ length: FAMILY.ablations }, () => sampleNormal(rng, 0, 0.1));
+    const own = Array.from({ length: m }, () => sampleNormal(rng, 0, 0.05));
+    for (let i = 0; i < size; i++) {
+      clusters.push(c);
+      const ask = sampleNormal(rng, 0, 1);
+      const askByAblation = Array.from({ length: FAMILY.ablations }, () => sampleNormal(rng, 0, 0.7));
+      for (let j = 0; j < m; j++) {
+        const a = j % FAMILY.ablations;
+        values[j].push(shift + shared + byAblation[a] + own[j] + ask + askByAblation[a] + sampleNormal(rng, 0, 0.5));
+      }
+    }
+  });
+  // The reduction every clustered comparison makes: one item per ask, summed per cluster.
+  return values.map((v) => Array.from(reduceToClusters("family", v, { clusters }).totals));
+}
+
+describe(`westfallYoung over a family of ${FAMILY.metrics * FAMILY.ablations} comparisons sharing their clusters`, () => {
+  for (const clusters of [8, 10]) {
+    describe(`${clusters} clusters of ${FAMILY_SIZES[clusters][0]}–${FAMILY_SIZES[clusters].at(-1)} asks`, () => {
+      const sizes = FAMILY_SIZES[clusters];
+      const root = createRng(9300 + clusters);
+      // The exact test is exact and Westfall–Young's maxT is exact under the global null, so the
+      // only allowance beyond Monte-Carlo error is the test's discreteness, which errs low.
+      const familyWise = shareBand(0.05, RATE_TOLERANCE, SIMULATIONS.families);
+      it(`calls any comparison significant under the global null in ${percent(familyWise)} of ${SIMULATIONS.families} families`, () => {
+        const anySignificant = Array.from({ length: SIMULATIONS.families }, (_, t) =>
+          westfallYoung(familyTotals(root.fork(`null/${t}`), sizes, 0)).some((p) => p < 0.05),
+        );
+        expectWithin(share(anySignificant), familyWise);
+      });
+
+      it(`finds an effect on every ask significant after adjustment, where Holm over the family cannot (${SIMULATIONS.familyPower} families)`, () => {
+        // Shift 1.5 against an sd of a cluster's mean difference of 0.7 at most (4 asks): the effect
+        // shows in nearly every cluster of nearly every comparison. The families are the independent
+        // units, so the band is over them: each contributes the share of its comparisons found.
+        let joint = 0;
+        let holmed = 0;
+        for (let t = 0; t < SIMULATIONS.familyPower; t++) {
+          const totals = familyTotals(root.fork(`effect/${t}`), sizes, 1.5);
+          joint += westfallYoung(totals).filter((p) => p < 0.05).length / totals.length;
+          // The marginal exact p of each comparison, Holm-adjusted as the family used to be.
+          const marginal = totals.map((row) => westfallYoung([row])[0]);
+          holmed += holm(marginal).filter((p) => p < 0.05).length;
+        }
+        const power = shareBand(0.95, 0.05, SIMULATIONS.familyPower);
+        report(joint / SIMULATIONS.familyPower, power);
+        expect(joint / SIMULATIONS.familyPower).toBeGreaterThanOrEqual(power.lo);
+        expect(holmed).toBe(0);
+      });
+    });
+  }
+
+  it("gives one comparison its marginal exact p, the one compareToBaseline reports", () => {
+    const rng = createRng(9320);
+    for (let t = 0; t < 20; t++) {
+      const data = clusteredSample(rng.fork(String(t)), { ...NULL_DESIGN, clusters: 9, binary: t % 2 === 0, minItems: 5, maxItems: 30 });
+      const c = compareToBaseline(data.baseline, data.ablation, { seed: 1, items: data.items, clusters: data.clusters }) as ClusteredComparison;
+      expect(c.method).toBe("exact-sign-flip");
+      expect(westfallYoung([c.clusterTotals.totals])).toEqual([c.p]);
+    }
+  });
+
+  it("gives the strongest of 36 comparisons 2/1024 when every one is positive in all 10 clusters", () => {
+    const totals = familyTotals(createRng(9321), FIXED_SIZES, 2);
+    expect(totals.every((row) => row.every((t) => t > 0))).toBe(true);
+    const adjusted = westfallYoung(totals);
+    expect(Math.min(...adjusted)).toBe(2 / 1024);
+  });
 });

@@ -13,7 +13,7 @@ describe("reduceToClusters", () => {
     expect(Array.from(data.itemCluster)).toEqual([0, 0, 1]);
     expect(Array.from(data.totals)).toEqual([0.5 + 2 / 3, 0.5]);
     expect(Array.from(data.sizes)).toEqual([2, 1]);
-    expect(data).toMatchObject({ nValues: 6, nItems: 3, nClusters: 2, clusteredBy: "cluster" });
+    expect(data).toMatchObject({ nValues: 6, nItems: 3, nClusters: 2, clusteredBy: "cluster", clusterLabels: ["x", "y"] });
     // Each item counts once, whatever its number of seeds.
     expect(itemWeightedMean(data)).toBeCloseTo((0.5 + 2 / 3 + 0.5) / 3, 12);
   });
@@ -29,11 +29,12 @@ describe("reduceToClusters", () => {
   it("numbers items and clusters by first appearance, so the order of labels does not matter", () => {
     const a = reduceToClusters("test", [1, 2], { items: ["z", "a"], clusters: ["z", "a"] });
     expect(Array.from(a.totals)).toEqual([1, 2]);
+    expect(a.clusterLabels).toEqual(["z", "a"]);
   });
 
   it("falls back to items as clusters when every item is in one cluster, and says so", () => {
     const data = reduceToClusters("test", [1, 2, 3, 4], { items: [1, 1, 2, 2], clusters: ["x", "x", "x", "x"] });
-    expect(data).toMatchObject({ nItems: 2, nClusters: 2, clusteredBy: "item" });
+    expect(data).toMatchObject({ nItems: 2, nClusters: 2, clusteredBy: "item", clusterLabels: [1, 2] });
     expect(Array.from(data.itemCluster)).toEqual([0, 1]);
     expect(Array.from(data.totals)).toEqual([1.5, 3.5]);
     expect(Array.from(data.sizes)).toEqual([1, 1]);

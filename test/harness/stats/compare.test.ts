@@ -129,6 +129,10 @@ describe("compareToBaseline", () => {
       const c = compareToBaseline(baseline, ablation, { seed: 1, items, clusters }) as ClusteredComparison;
       expect(c).toMatchObject({ n: 12, nItems: 4, nClusters: 2, clusteredBy: "cluster", wins: 1, ties: 3, losses: 0 });
       expect(c.meanDiff).toBeCloseTo(2 / 3 / 4, 12);
+      // The totals the exact test flips, labelled so other comparisons over x and y align with them.
+      expect(c.clusterTotals.labels).toEqual(["x", "y"]);
+      expect(c.clusterTotals.totals[0]).toBeCloseTo(2 / 3, 12);
+      expect(c.clusterTotals.totals[1]).toBe(0);
       expect(c.baselineMean).toBeCloseTo(0.5, 12);
       expect(c.ablationMean).toBeCloseTo(0.5 + 2 / 3 / 4, 12);
       // Two clusters, one with no difference: with one degree of freedom, no evidence at all.

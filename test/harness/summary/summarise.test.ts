@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { isRankMetric, metricNames } from "../../../src/harness/metrics.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { holm, minimumDetectableEffect, tCritical } from "../../../src/harness/stats/index.js";
-import { ALL_GROUP, comparePair, familyName, findRow, PER_COMPARISON, summarise, type SummariseOptions } from "../../../src/harness/summary/summarise.js";
+import {
+  ALL_GROUP,
+  comparePair,
+  familyName,
+  findRow,
+  PER_COMPARISON,
+  significanceFloor,
+  summarise,
+  type SummariseOptions,
+} from "../../../src/harness/summary/summarise.js";
 import { addAblation, syntheticResults } from "../../fixtures/synthetic-results.js";
 
 // Fewer resamples than the defaults keep the suite fast; the smallest p (1/2001) still survives Holm.
@@ -143,8 +152,9 @@ describe("summarise", () => {
     expect(leakage.losses).toBe(leakingAsks.size);
   });
 
-  it("puts each comparison in exactly one named Holm family: per group, headline metrics and the others", () => {
+  it("puts each comparison in exactly one named family: per group, headline metrics and the others", () => {
     const families = new Map(summary.families.map((f) => [f.name, f.size]));
+    const adjustments = new Map(summary.families.map((f) => [f.name, f.adjustment]));
     for (const group of summary.groups) {
       for (const headline of [true, false]) {
         const rows = summary.rows.filter(
@@ -153,9 +163,16 @@ describe("summarise", () => {
         const name = familyName(group, headline);
         expect(rows.every((r) => r.vsBaseline!.family === name)).toBe(true);
         expect(families.get(name)).toBe(rows.length);
-        const adjusted = holm(rows.map((r) => r.vsBaseline!.p));
+        // Fifteen asks, each its own cluster: over all asks the t test decides some comparisons,
+        // so Holm adjusts; a category's few asks are decided by the exact test, jointly.
+        const exact = rows.every((r) => r.vsBaseline!.method === "exact-sign-flip");
+        expect(adjustments.get(name)).toBe(exact ? "westfall-young" : "holm");
+        expect(group === ALL_GROUP).toBe(!exact);
+        const adjusted = exact ? rows.map((r) => r.vsBaseline!.pHolm) : holm(rows.map((r) => r.vsBaseline!.p));
         rows.forEach((r, i) => {
+          expect(r.vsBaseline!.adjustment).toBe(adjustments.get(name));
           expect(r.vsBaseline!.pHolm).toBe(adjusted[i]);
+          expect(r.vsBaseline!.pHolm).toBeGreaterThanOrEqual(r.vsBaseline!.p);
           expect(r.vsBaseline!.significant).toBe(adjusted[i] < 0.05);
         });
       }
@@ -202,7 +219,26 @@ describe("summarise", () => {
     expect(findRow(summarise(pooled, FAST), "pooled", "mrr").vsBaseline!.verdict).toBe("not-comparable");
   });
 
-  it("computes each MDE at α over its Holm family's size, and none where nothing varies", () => {
+  it("adjusts a family the exact test decided by Westfall–Young, which Holm's first step would leave with nothing", () => {
+    // One scenario's nine asks, each its own cluster: the smallest exact p is 2/512, and Holm over
+    // the 32 "other metrics" comparisons needs 0.05/32 ≈ 0.0016 at its first step.
+    const nine = structuredClone(results);
+    nine.trials = nine.trials.filter((t) => t.scenario === "benchmark-conversation");
+    nine.experiment.scenarios = nine.experiment.scenarios.filter((s) => s.name === "benchmark-conversation");
+    const s = summarise(addAblation(nine, "boosted", "full", (a) => ({ ...a, ranks: a.ranks.map(() => 1) })), FAST);
+    const family = s.families.find((f) => f.name === familyName(ALL_GROUP, false))!;
+    expect(family).toEqual({ name: familyName(ALL_GROUP, false), size: 32, adjustment: "westfall-young" });
+    const members = s.rows.filter((r) => r.vsBaseline?.family === family.name && r.vsBaseline.comparable).map((r) => r.vsBaseline!);
+    expect(Math.min(...holm(members.map((c) => c.p)))).toBeGreaterThan(0.05);
+    // Better on all nine asks: no sign vector but all-plus and all-minus reaches its statistic.
+    const mrr = findRow(s, "boosted", "mrr").vsBaseline!;
+    expect(mrr).toMatchObject({ wins: 9, losses: 0, smallestP: 2 / 512, pHolm: 2 / 512, adjustment: "westfall-young", verdict: "significant" });
+    // Under Westfall–Young the floor is α, and the MDE (conservatively at α/32) exists.
+    expect([mrr.mdeLevel, significanceFloor(mrr)]).toEqual([0.05 / 32, 0.05]);
+    expect(mrr.mde).toBeGreaterThan(0);
+  });
+
+  it("computes each MDE at α over its family's size, and none where nothing varies", () => {
     const sizes = new Map(summary.families.map((f) => [f.name, f.size]));
     let checked = 0;
     for (const { vsBaseline: c } of summary.rows) {

@@ -40,6 +40,17 @@ describe("forestChart", () => {
     expect(text).toContain('"domain":["significant after adjustment","significant per comparison only","could not detect"]');
   });
 
+  it("names the adjustment its family's adjusted p came from, in the legend and the tooltip", () => {
+    expect(JSON.stringify(spec)).toContain("significant after Holm's adjustment over the family");
+    const joint = structuredClone(summary);
+    for (const row of joint.rows) if (row.vsBaseline !== undefined) row.vsBaseline.adjustment = "westfall-young";
+    const text = JSON.stringify(forestChart(joint, results.experiment));
+    expect(text).toContain("significant after Westfall–Young's adjustment over the family");
+    expect(text).toContain('"title":"p (Westfall–Young)"');
+    // The field keeps its name, pHolm; no words say Holm.
+    expect(text).not.toMatch(/Holm'|\(Holm\)| Holm/);
+  });
+
   it("draws a line at zero in every panel, one panel per headline metric in the headline's order", () => {
     const s = spec as unknown as { facet: { sort: string[] }; spec: { layer: { encoding: { x: { datum?: number } } }[] } };
     expect(s.facet.sort).toEqual(["recall_any@1", "coverage"]);

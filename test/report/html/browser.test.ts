@@ -415,7 +415,7 @@ describe("the report of the committed results", () => {
       const cell = page.locator("#experiment--locomo-end table.summary tbody tr:not([data-baseline]) button.cell").first();
       await cell.tap();
       await expect.poll(() => note.isVisible()).toBe(true);
-      expect(await note.locator("p").textContent()).toMatch(/ · all asks: 1536 asks, .*p = .*Holm p = /);
+      expect(await note.locator("p").textContent()).toMatch(/ · all asks: 1536 asks, .*p = .*(Holm|Westfall–Young) p = /);
       expect(await cell.getAttribute("aria-pressed")).toBe("true");
       const box = (await note.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);

@@ -105,7 +105,7 @@ describe("htmlReporter", () => {
     expect(indices).toEqual(notes.map((_, i) => i));
     expect(html).not.toMatch(/<td title=/);
     const comparison = notes.find((n) => n.startsWith("no-decay · recall_any@1 · all asks: "));
-    expect(comparison).toMatch(/\d+ asks, \d+ independent units; Δ \[-?\d\.\d{3}, -?\d\.\d{3}\], p = [\d.e-]+, Holm p = [\d.e-]+ \(family: [^)]+\).*; wins\/ties\/losses over asks \d+\/\d+\/\d+$/);
+    expect(comparison).toMatch(/\d+ asks, \d+ independent units; Δ \[-?\d\.\d{3}, -?\d\.\d{3}\], p = [\d.e-]+, (Holm|Westfall–Young) p = [\d.e-]+ \(family: [^)]+\).*; wins\/ties\/losses over asks \d+\/\d+\/\d+$/);
     expect(notes.find((n) => n.startsWith("full · recall_any@1 · category temporal: "))).toMatch(/asks, \d+ independent units$/);
     // One panel shows the note of the tapped cell, outside every table.
     expect(html).toContain('<div class="note" role="status" aria-live="polite" hidden><p></p><button type="button" data-close>Close</button></div>');

@@ -126,6 +126,28 @@ describe("experimentFindings", () => {
       `With 8 scenario clusters (Bell–McCaffrey df 3.5), the exact sign-flip test's smallest p is 0.0078, not below ${(0.05 / few.families[0].size).toPrecision(2)} (0.05 over ${few.families[0].size} comparisons): no difference can be significant after Holm's adjustment here, only per comparison.`,
     ]);
   });
+
+  it("says so under Westfall–Young only when the smallest p is not below α itself, the least that adjustment needs", () => {
+    const joint = (smallestP: number, nClusters: number) => {
+      const few = structuredClone(summary);
+      for (const row of few.rows) if (row.vsBaseline !== undefined) row.vsBaseline.adjustment = "westfall-young";
+      const c = findRow(few, "no-decay", "recall_any@1").vsBaseline!;
+      Object.assign(c, { verdict: "not-detected", mde: undefined, smallestP, diff: { ...c.diff, nItems: 16, nClusters, df: 3.5 } });
+      return experimentFindings(few, results).sentences.filter((x) => x.includes("smallest p"));
+    };
+    // 8 clusters: 2/256 passes α, so Westfall–Young can find a difference significant; Holm could not.
+    expect(joint(2 / 2 ** 8, 8)).toEqual([]);
+    expect(joint(2 / 2 ** 5, 5)).toEqual([
+      "With 5 scenario clusters (Bell–McCaffrey df 3.5), the exact sign-flip test's smallest p is 0.063, not below 0.050: no difference can be significant after Westfall–Young's adjustment here, only per comparison.",
+    ]);
+  });
+
+  it("names the adjustment that made a difference significant", () => {
+    const joint = structuredClone(summary);
+    for (const row of joint.rows) if (row.vsBaseline !== undefined) row.vsBaseline.adjustment = "westfall-young";
+    const size = joint.families.find((f) => f.name === findRow(joint, "boosted", "recall_any@1").vsBaseline!.family)!.size;
+    expect(findingsOf(results, joint).text).toContain(`On \`recall_any@1\`, significant after Westfall–Young over ${size} comparisons, better than \`full\``);
+  });
 });
 
 describe("renderFindings", () => {
