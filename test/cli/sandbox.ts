@@ -15,9 +15,10 @@ const LINKED = ["node_modules", "src", "scenarios", "package.json", "package-loc
 export function useSandbox(): Sandbox {
   const sandbox = useTempDir("recollect-cli-");
   for (const name of LINKED) symlinkSync(repoPath(name), sandbox.path(name));
-  // As in a checkout, the embedding cache is not part of the work tree: a run that fails after it
-  // embedded something keeps those vectors, which are right whatever the run's fate.
-  writeFileSync(sandbox.path(".gitignore"), ".recollect/embeddings.db*\n");
+  // As in a checkout, the embedding and token-count caches are not part of the work tree: a run
+  // that fails after it embedded or counted something keeps those figures, which are right
+  // whatever the run's fate.
+  writeFileSync(sandbox.path(".gitignore"), ".recollect/embeddings.db*\n.recollect/token-counts.db*\n");
   return sandbox;
 }
 

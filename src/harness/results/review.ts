@@ -99,10 +99,12 @@ const ROUNDING = 1e-9;
 /**
  * Whether a headline shift is within ±tolerance: its whole 95% interval lies in [−tolerance,
  * +tolerance], so |Δ| ≤ tolerance too. The interval, not Δ alone, decides, so that a change that
- * moves many asks both ways and nets out to a small Δ still fails the gate.
+ * moves many asks both ways and nets out to a small Δ still fails the gate. A metric whose values
+ * did not change on any ask is within any tolerance, however wide the interval its few clusters
+ * allow.
  */
-export function withinTolerance(shift: Pick<MetricShift, "lo" | "hi">, tolerance: number): boolean {
-  return shift.lo >= -tolerance - ROUNDING && shift.hi <= tolerance + ROUNDING;
+export function withinTolerance(shift: Pick<MetricShift, "lo" | "hi" | "changed">, tolerance: number): boolean {
+  return shift.changed === 0 || (shift.lo >= -tolerance - ROUNDING && shift.hi <= tolerance + ROUNDING);
 }
 
 /**

@@ -260,11 +260,11 @@ describe("recollect check --junit --update", () => {
 describe("recollect check --tolerance", () => {
   it("fails when a headline interval leaves ±tolerance, marking the rows and saying why", () => {
     expect(outsideTolerance.code, outsideTolerance.stderr).toBe(1);
-    expect(outsideTolerance.stdout).toMatch(/^ {2}full {2}coverage {2}1\.000 → 0\.000 {2}Δ −1\.000 \[−1\.000, −1\.000\] {2}\(2 of 2 values changed\) {2}OUTSIDE ±0\.5$/m);
-    expect(outsideTolerance.stdout).toContain("tiny: 14 differences; not within the tolerance: outside ±0.5: full coverage Δ −1.000 [−1.000, −1.000]; relevance-only coverage Δ −1.000 [−1.000, −1.000]");
+    expect(outsideTolerance.stdout).toMatch(/^ {2}full {2}coverage {2}1\.000 → 0\.000 {2}Δ −1\.000 \[−1\.000, \+1\.000\] {2}\(2 of 2 values changed\) {2}OUTSIDE ±0\.5$/m);
+    expect(outsideTolerance.stdout).toContain("tiny: 14 differences; not within the tolerance: outside ±0.5: full coverage Δ −1.000 [−1.000, +1.000]; relevance-only coverage Δ −1.000 [−1.000, +1.000]");
     expect(outsideTolerance.stdout).toContain("check: FAILED with 14 differences:");
     const coverage = junitCases("outside.xml").find((c) => c.name === "full · coverage")!;
-    expect(coverage.failure!.message).toBe("Δ −1.000 [−1.000, −1.000], outside ±0.5");
+    expect(coverage.failure!.message).toBe("Δ −1.000 [−1.000, +1.000], outside ±0.5");
     const recall = junitCases("outside.xml").find((c) => c.name === "full · recall_any@1")!;
     expect(recall.failure).toBeUndefined();
     expect(recall.output).toMatch(/, within ±0\.5$/);

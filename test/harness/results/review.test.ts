@@ -49,19 +49,24 @@ describe("policyChanges", () => {
 
 describe("withinTolerance", () => {
   it("holds when the whole interval lies within ±tolerance, bounds included", () => {
-    expect(withinTolerance({ lo: -0.05, hi: 0.05 }, 0.05)).toBe(true);
-    expect(withinTolerance({ lo: 0, hi: 0 }, 0)).toBe(true);
-    expect(withinTolerance({ lo: -0.0501, hi: 0 }, 0.05)).toBe(false);
-    expect(withinTolerance({ lo: 0, hi: 0.0501 }, 0.05)).toBe(false);
+    expect(withinTolerance({ lo: -0.05, hi: 0.05, changed: 1 }, 0.05)).toBe(true);
+    expect(withinTolerance({ lo: 0, hi: 0, changed: 1 }, 0)).toBe(true);
+    expect(withinTolerance({ lo: -0.0501, hi: 0, changed: 1 }, 0.05)).toBe(false);
+    expect(withinTolerance({ lo: 0, hi: 0.0501, changed: 1 }, 0.05)).toBe(false);
   });
 
   it("fails a small Δ whose interval is wide: a change that moves many asks both ways is not within it", () => {
-    expect(withinTolerance({ lo: -0.2, hi: 0.21 }, 0.05)).toBe(false);
+    expect(withinTolerance({ lo: -0.2, hi: 0.21, changed: 1 }, 0.05)).toBe(false);
+  });
+
+  it("holds for a metric that changed on no ask, however wide the interval its few clusters allow", () => {
+    expect(withinTolerance({ lo: -1, hi: 1, changed: 0 }, 0.05)).toBe(true);
+    expect(withinTolerance({ lo: -1, hi: 1, changed: 1 }, 0.05)).toBe(false);
   });
 
   it("does not fail on binary rounding of a bound the reader sees as equal", () => {
     expect(0.7 - 0.75 < -0.05).toBe(true);
-    expect(withinTolerance({ lo: 0.7 - 0.75, hi: 0 }, 0.05)).toBe(true);
+    expect(withinTolerance({ lo: 0.7 - 0.75, hi: 0, changed: 1 }, 0.05)).toBe(true);
   });
 });
 

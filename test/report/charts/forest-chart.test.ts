@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { comparisonVerdict } from "../../../src/harness/summary/summarise.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import type { ExperimentSummary } from "../../../src/harness/summary/types.js";
 import { crossingNote, forestChart } from "../../../src/report/charts/forest-chart.js";
@@ -31,10 +32,11 @@ describe("forestChart", () => {
   });
 
   it("colours each row by its verdict, in a legend of the three verdicts", () => {
-    // The hand-made comparisons have p 0.04 and Holm's p 0.08; a difference over 0.3 is marked significant.
+    // The summary's one verdict, in the legend's words: identical rows count as not detected.
+    const words = { significant: "significant after adjustment", "per-comparison": "significant per comparison only", "not-detected": "could not detect", identical: "could not detect" };
     for (const v of values) {
       const row = summary.rows.find((r) => r.metric === v.metric && r.ablation === v.ablation && r.group === "all")!;
-      expect(v.verdict).toBe(row.vsBaseline!.significant ? "significant after adjustment" : "significant per comparison only");
+      expect(v.verdict).toBe(words[comparisonVerdict(row.vsBaseline!) as keyof typeof words]);
     }
     const text = JSON.stringify(spec);
     expect(text).toContain('"domain":["significant after adjustment","significant per comparison only","could not detect"]');
