@@ -110,7 +110,6 @@ const EXEMPT: Record<string, Exemption> = {
   "src/report/html/page.ts": covered("the page", "test/report/html/reporter.test.ts", "test/report/html/browser.test.ts"),
   "src/report/html/style.ts": covered("the page's style sheet", "test/report/html/browser.test.ts"),
   "src/report/html/summary-table.ts": covered("the page's summary tables", "test/report/html/reporter.test.ts"),
-  "src/report/markdown/charts.ts": covered("a markdown writer", "test/report/markdown/injection.test.ts", "test/report/evaluation.test.ts"),
   "src/report/markdown/designed-failures.ts": covered("a markdown writer", "test/report/markdown/injection.test.ts", "test/report/failure-analysis.test.ts"),
   "src/report/markdown/experiment.ts": covered("a markdown writer", "test/report/markdown/injection.test.ts", "test/report/evaluation.test.ts"),
   "src/report/markdown/figure-markers.ts": covered("the figures FAILURE_ANALYSIS.md takes from results", "test/report/failure-analysis.test.ts"),

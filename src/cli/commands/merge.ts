@@ -78,6 +78,8 @@ export function mergeResults(shards: ShardFile[]): ExperimentResults {
     }
     byIndex.set(shard.index, [...(byIndex.get(shard.index) ?? []), file]);
   }
+  // Shards of another run first: they are not the missing or repeated shards of this one.
+  checkSameRun(shards);
   const name = first.results.experiment.name;
   const missing = Array.from({ length: count! }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   const twice = [...byIndex.entries()].filter(([, files]) => files.length > 1).sort((a, b) => a[0] - b[0]);
@@ -88,7 +90,6 @@ export function mergeResults(shards: ShardFile[]): ExperimentResults {
     ];
     throw userError(`merge of ${name}: ${parts.join("; ")}; give each shard of the grid once`);
   }
-  checkSameRun(shards);
   // Shard 1's manifest stands for the run, whatever order the shards were given in.
   const ordered = [...shards].sort((a, b) => a.results.manifest.shard!.index - b.results.manifest.shard!.index);
   const trials = new Map<string, Trial>();

@@ -1,4 +1,4 @@
-import { metricNames, metricValue } from "../metrics.js";
+import { isUnitBounded, metricNames, metricValue } from "../metrics.js";
 import { compareToBaseline, type Structure } from "../stats/index.js";
 import { trialKey } from "./trial-key.js";
 import type { ExperimentResults } from "./types.js";
@@ -56,7 +56,8 @@ export function headlineShifts(recorded: ExperimentResults, fresh: ExperimentRes
       if (a.length === 0) continue;
       const cluster = fresh.experiment.cluster;
       const structure: Structure = cluster === "none" ? {} : { items, clusters: cluster === "scenario" ? scenarios : items };
-      const c = compareToBaseline(a, b, { seed: REVIEW_SEED, ...structure });
+      // Bounded as the reports bound it, so the check's interval is the one the reports print.
+      const c = compareToBaseline(a, b, { seed: REVIEW_SEED, ...structure, ...(isUnitBounded(metric) ? { bounds: [0, 1] as const } : {}) });
       shifts.push({ ablation, metric, before: c.baselineMean, after: c.ablationMean, diff: c.meanDiff, lo: c.lo, hi: c.hi, changed: a.filter((x, i) => x !== b[i]).length, pairs: a.length });
     }
   }
@@ -118,6 +119,7 @@ export function toleranceVerdict(recorded: ExperimentResults, fresh: ExperimentR
   if (grid(recorded) !== grid(fresh)) return { tolerated: false, why: "trials or asks were added or removed, which no tolerance measures" };
   if (JSON.stringify(recorded.sweep) !== JSON.stringify(fresh.sweep)) return { tolerated: false, why: "the sweep changed, which no tolerance measures" };
   if (shifts.length === 0) return { tolerated: false, why: "no headline metric could be paired before and after" };
+  if (shifts.every((s) => s.changed === 0)) return { tolerated: false, why: "the differences lie outside the headline metrics, which no tolerance measures" };
   const outside = shifts.filter((s) => !withinTolerance(s, tolerance));
   if (outside.length > 0) {
     const which = outside.map((s) => `${s.ablation} ${s.metric} ${formatDelta(s)}`).join("; ");

@@ -30,7 +30,7 @@
  *   about their dependence, so with 10 clusters (smallest exact p 2/1024) a family of 36 can
  *   never pass its first step, α/36. The Westfall–Young step-down maxT adjustment flips the
  *   clusters' signs jointly across the family's comparisons, so it pays only for the family's
- *   effective number of independent comparisons: a difference in every cluster keeps p 2/2^C.
+ *   effective number of independent comparisons: a difference in every cluster can keep p as low as 2/2^C.
  * - `compareToBaseline` — "Did this ablation beat the baseline, by how much, and on how many
  *   asks?" The mean difference with its interval, the sign-flip p (uncorrected: pass the
  *   family's p-values through `holm`), win/tie/loss counts and, clustered, the method that

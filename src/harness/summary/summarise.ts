@@ -280,8 +280,10 @@ export function comparisonVerdict(c: Comparison): Verdict {
 function verdictOf(c: Pick<Comparison, "comparable" | "wins" | "losses" | "diff">, significant: boolean): Verdict {
   if (!c.comparable) return "not-comparable";
   if (c.wins === 0 && c.losses === 0) return "identical";
-  if (significant) return "significant";
-  return c.diff.lo > 0 || c.diff.hi < 0 ? "per-comparison" : "not-detected";
+  // A test and an interval that disagree (a bootstrap interval beside a sign-flip p, for
+  // independent values) are never called significant: the interval must exclude 0 too.
+  if (!(c.diff.lo > 0 || c.diff.hi < 0)) return "not-detected";
+  return significant ? "significant" : "per-comparison";
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from "vega-lite";
+import { relevanceOf } from "../markdown/crossing.js";
 import type { ExperimentInfo } from "../../harness/results/types.js";
 import { adjustedPLabel, adjustmentName } from "../../harness/summary/adjustment.js";
 import type { ExperimentSummary } from "../../harness/summary/types.js";
@@ -14,17 +15,13 @@ const LABEL_LIMIT = 280;
 /** Strong, pale and grey: the eye goes to what survived Holm, then to leads, and past the rest. */
 const VERDICT_COLORS = ["#1f5fa8", "#e08a2e", "#9a9a9a"];
 
-function backendOf(experiment: ExperimentInfo, ablation: string): string | undefined {
-  return experiment.ablations.find((a) => a.name === ablation)?.policy?.score.relevance;
-}
-
 /**
  * How an ablation's comparison with the baseline is to be read, when it is more than the
  * ablation's own change: another relevance backend, or a system that is not a recollect policy.
  */
 export function crossingNote(experiment: ExperimentInfo, ablation: string): string | null {
   const mine = experiment.ablations.find((a) => a.name === ablation);
-  const theirs = backendOf(experiment, experiment.baseline);
+  const theirs = relevanceOf(experiment, experiment.baseline);
   if (mine?.policy === undefined) return mine?.system === undefined ? null : "system";
   const backend = mine.policy.score.relevance;
   return theirs !== undefined && backend !== theirs ? backend : null;
@@ -69,7 +66,7 @@ export function forestChart(summary: ExperimentSummary, experiment: ExperimentIn
       subtitle: [
         `Each row: the ablation's mean minus ${summary.baseline}'s over the same ${summary.unit.label}, with its 95% interval per comparison.`,
         `Colour: significant after ${adjustmentName(family)}'s adjustment over the family, significant per comparison only, or no difference detected.`,
-        ...(crossing ? [`[bm25], [embedding], …: ranks by another relevance backend than ${summary.baseline} (${backendOf(experiment, summary.baseline) ?? "none"}); [system]: not a recollect policy.`,
+        ...(crossing ? [`[bm25], [embedding], …: ranks by another relevance backend than ${summary.baseline} (${relevanceOf(experiment, summary.baseline) ?? "none"}); [system]: not a recollect policy.`,
           "Such a Δ crosses backends: it is the backend's or the system's as much as a setting's."] : []),
         ...incomparable,
       ],

@@ -1,6 +1,7 @@
 import { higherIsBetter } from "../../harness/metrics.js";
 import { adjustmentName } from "../../harness/summary/adjustment.js";
 import type { ExperimentSummary, MetricSummary } from "../../harness/summary/types.js";
+import { comparisonVerdict } from "../markdown/verdict.js";
 import { escapeHtml } from "./escape.js";
 import { formatP, formatSigned, formatValue } from "./format.js";
 
@@ -21,10 +22,11 @@ function cell(row: MetricSummary | undefined, name: string, notes: string[]): st
   const vs = row.vsBaseline;
   if (vs !== undefined) {
     const better = higherIsBetter(row.metric) === vs.diff.mean > 0;
-    const mood = !vs.significant || vs.diff.mean === 0 ? "same" : better ? "better" : "worse";
+    const significant = comparisonVerdict(vs, row.metric) === "significant";
+    const mood = !significant || vs.diff.mean === 0 ? "same" : better ? "better" : "worse";
     parts.push(
       vs.comparable
-        ? `<span class="diff ${mood}">Δ ${formatSigned(row.metric, vs.diff.mean)}${vs.significant ? "*" : ""}</span>`
+        ? `<span class="diff ${mood}">Δ ${formatSigned(row.metric, vs.diff.mean)}${significant ? "*" : ""}</span>`
         : `<span class="diff same">not comparable</span>`,
     );
     if (vs.comparable) {

@@ -18,6 +18,7 @@ import { adjustedPLabel } from "../../harness/summary/adjustment.js";
 import { ALL_GROUP, findRow, summarise } from "../../harness/summary/summarise.js";
 import type { Comparison, ExperimentSummary } from "../../harness/summary/types.js";
 import { code, escapeMarkdown, escapeProse } from "./escape.js";
+import { comparisonVerdict } from "./verdict.js";
 import { formatCount, formatP, formatRank, formatSignedInterval, metricDecimals } from "./format.js";
 import { EMPTY_CELL, formatNumber, markdownTable } from "./table.js";
 
@@ -56,9 +57,9 @@ export function renderBackendConclusions(results: ExperimentResults, summary: Ex
     const metric = "metric" in c ? c.metric : headline;
     const lexical = findRow(summary, c.words, metric, ALL_GROUP).vsBaseline!;
     const embedded = findRow(dense, c.embedding, metric, ALL_GROUP).vsBaseline!;
-    return { ...c, metric, lexical, embedded, verdict: agreement(lexical, embedded) };
+    return { ...c, metric, lexical, embedded, verdict: agreement(lexical, embedded, metric) };
   });
-  const cell = (c: Comparison, metric: string) => `${formatSignedInterval(c.diff, metricDecimals(metric))}, ${adjustedPLabel(c)} ${formatP(c.pHolm)}${c.significant ? " ✓" : ""}`;
+  const cell = (c: Comparison, metric: string) => `${formatSignedInterval(c.diff, metricDecimals(metric))}, ${adjustedPLabel(c)} ${formatP(c.pHolm)}${significant(c, metric) ? " ✓" : ""}`;
   const table = markdownTable(
     ["Switched off", "Metric", `Shared words: ablation − ${escapeMarkdown(WORDS_SYSTEM)}`, `Embeddings: ablation − ${escapeMarkdown(EMBEDDING_SYSTEM)}`, "Does it hold with embeddings?"],
     rows.map((r) => [`${escapeMarkdown(r.conclusion)} (${code(r.words)}, ${code(r.embedding)})`, code(r.metric), cell(r.lexical, r.metric), cell(r.embedded, r.metric), r.verdict.words]),
@@ -78,14 +79,17 @@ export function renderBackendConclusions(results: ExperimentResults, summary: Ex
 
 type Agreement = { kind: "holds" | "reverses" | "words-only" | "embeddings-only" | "neither"; words: string };
 
-function agreement(words: Comparison, embedding: Comparison): Agreement {
+/** Significant after adjustment, as every report states it (see comparisonVerdict). */
+const significant = (c: Comparison, metric: string) => comparisonVerdict(c, metric) === "significant";
+
+function agreement(words: Comparison, embedding: Comparison, metric: string): Agreement {
   const sign = (c: Comparison) => Math.sign(c.diff.mean);
   const mde = (c: Comparison) => (c.mde === undefined ? "" : ` (minimum detectable effect ${formatNumber(c.mde, 3)})`);
-  if (words.significant && embedding.significant) {
+  if (significant(words, metric) && significant(embedding, metric)) {
     return sign(words) === sign(embedding) ? { kind: "holds", words: "holds" } : { kind: "reverses", words: "reverses: significant both ways, in opposite directions" };
   }
-  if (words.significant) return { kind: "words-only", words: `not detected with embeddings${mde(embedding)}: it may hold only with shared words` };
-  if (embedding.significant) return { kind: "embeddings-only", words: `appears with embeddings only (not detected with shared words${mde(words)})` };
+  if (significant(words, metric)) return { kind: "words-only", words: `not detected with embeddings${mde(embedding)}: it may hold only with shared words` };
+  if (significant(embedding, metric)) return { kind: "embeddings-only", words: `appears with embeddings only (not detected with shared words${mde(words)})` };
   return { kind: "neither", words: "not detected under either backend" };
 }
 
@@ -109,7 +113,7 @@ export function renderDisagreement(results: ExperimentResults, metric: string, o
       formatCount(mine.length),
       formatNumber(findRow(s, LEXICAL_ALONE, metric, group).value.mean, d),
       formatNumber(findRow(s, DENSE_ALONE, metric, group).value.mean, d),
-      `${formatSignedInterval(c.diff, d)}${c.significant ? " ✓" : ""}`,
+      `${formatSignedInterval(c.diff, d)}${significant(c, metric) ? " ✓" : ""}`,
       formatP(c.pHolm),
       count((a) => a.lexical && a.dense),
       count((a) => a.dense && !a.lexical),

@@ -18,9 +18,32 @@ const CAPTIONS: Record<ChartName, string> = {
   "sweep-optimism": "Training against held-out score per fold",
 };
 
-/** Links to the charts the chart reporter renders for this experiment, and to no other. */
-export function renderCharts(results: ExperimentResults, summary: ExperimentSummary): string {
+/** The short names of the charts a compact list links to. */
+const LABELS: Record<ChartName, string> = {
+  forest: "differences",
+  metrics: "means",
+  "recall-at-k": "recall@k",
+  categories: "by category",
+  "evidence-age": "by evidence age",
+  cost: "cost",
+  "rank-change": "rank changes",
+  breakdown: "score breakdown",
+  "sweep-heatmap": "sweep heatmap",
+  "sweep-folds": "folds' choices",
+  "sweep-optimism": "optimism",
+};
+
+/**
+ * Links to the charts the chart reporter renders for this experiment, and to no other: every one
+ * shown, or (`first`) the first shown, as it answers the experiment's question, and the others
+ * linked by name in one line, which keeps EVALUATION.md short.
+ */
+export function renderCharts(results: ExperimentResults, summary: ExperimentSummary, show: "all" | "first" = "all"): string {
   const charts = experimentCharts(results, summary).map((chart) => chart.name);
   if (charts.length === 0) return "";
-  return ["### Charts", ...charts.map((chart) => `![${CAPTIONS[chart]}](${linkDestination(chartPath(results.experiment.name, chart))})`)].join("\n\n");
+  const link = (chart: ChartName) => linkDestination(chartPath(results.experiment.name, chart));
+  const image = (chart: ChartName) => `![${CAPTIONS[chart]}](${link(chart)})`;
+  if (show === "all" || charts.length === 1) return ["### Charts", ...charts.map(image)].join("\n\n");
+  const rest = charts.slice(1).map((chart) => `[${LABELS[chart]}](${link(chart)})`);
+  return ["### Charts", image(charts[0]!), `More charts: ${rest.join(", ")}.`].join("\n\n");
 }

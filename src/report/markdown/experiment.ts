@@ -77,7 +77,7 @@ function renderRun(context: ReportContext, view: ExperimentView, heading: string
   parts.push(
     designedFailuresSection(context, view).replace(/^### (.*)$/m, `${heading} $1${label}`),
     sweepSection(context, view).replace(/^### (.*)$/m, `${heading} $1${label}`),
-    renderCharts(results, summary).replace(/^### Charts$/m, `${heading} Charts${label}`),
+    renderCharts(results, summary, "first").replace(/^### Charts$/m, `${heading} Charts${label}`),
   );
   return parts;
 }

@@ -98,7 +98,8 @@ function metricSentences(summary: ExperimentSummary, experiment: ExperimentInfo,
     byVerdict.set(verdict, [...(byVerdict.get(verdict) ?? []), { group, c }]);
   }
   const compared = [...byVerdict].filter(([verdict]) => verdict !== "not comparable").reduce((sum, [, entries]) => sum + entries.length, 0);
-  const first = [...byVerdict.values()].flat()[0]?.c;
+  // The family's size, adjustment and level come from a comparison that belongs to it.
+  const first = [...byVerdict.values()].flat().find((e) => e.c.comparable)?.c;
   if (first === undefined) return [];
   const size = summary.families.find((f) => f.name === first.family)?.size ?? 1;
   const units = formatUnits(summary.unit, first.diff);

@@ -41,28 +41,19 @@ export function renderSetup(context: ReportContext): string {
       "(share of the required ids in the block), `leakage` (a stale fact reached the block; lower is better) and " +
       "`tokens` (lower is cheaper). Rank metrics count within the ordering that produced the block (a section per kind, " +
       "or one pooled list), so a pooled policy's rank metrics are not compared with a per-kind baseline's; coverage is.",
-    "Statistics: the question is the unit. The seeds of an ask are repeated measurements of it and are averaged first; " +
-      "asks of one scenario (or benchmark conversation) share its memories, so by default the scenarios are the " +
-      "independent units (`cluster: scenario`; an experiment may declare `ask` or `none`). With 12 clusters or fewer, or " +
-      "no variance between them, the exact cluster sign-flip test decides, and its 95% interval is that test inverted " +
-      "(the shifts it does not reject); with C clusters its smallest p is 2/2^C. With more, intervals are cluster-robust " +
-      "95% t intervals (CR2 with Bell–McCaffrey degrees of freedom, stated next to the clusters as their effective number) " +
-      "and the test is the t test of its interval. Either way a per-comparison interval excludes 0 exactly when p < 0.05. " +
-      "Means of metrics bounded in [0, 1] have clustered Wilson intervals, which keep their coverage near 0 and 1. All " +
-      "are calibrated by simulation in the test suite: 2–8% false positives at α = 0.05 under clustered nulls, 92–97% " +
-      "coverage, at least 93% for means near 0 or 1. Each table states its units next to its intervals. " +
-      "p-values are adjusted within named families, per experiment and table: a group's headline metrics form one, its " +
-      "other metrics another, and the designed failures a third, so each comparison has one verdict wherever it is " +
-      "quoted: significant after adjustment, significant per comparison only (its interval excludes 0, but not after " +
-      "adjustment), could not detect, or identical. When the exact test decided every comparison of a family over the " +
-      "same clusters, the family is adjusted by Westfall–Young's step-down maxT over the clusters' signs flipped jointly " +
-      "across its comparisons, which share those clusters, so a difference in every cluster keeps p 2/2^C however large " +
-      "the family; otherwise (and for the designed failures) by Holm. Each table names the adjustment it quotes. MDE is " +
-      "the minimum detectable effect (80% power) at α divided by the family's size, the level at which Holm rejects " +
-      "whatever the other p-values, and a conservative one for Westfall–Young, whose first step rejects at a level no " +
-      "lower in the normal approximation the MDE rests on; there is none when nothing varies or when the exact test's smallest p cannot pass the adjustment (α over " +
-      "the family's size under Holm, α under Westfall–Young), for then no effect can be significant after it. A difference " +
-      "that is not significant was not detected, which is not the same as no effect. A p-value is never 0.",
+    "Statistics: the question is the unit. An ask's seeds are repeated measurements of it and are averaged first, and " +
+      "the scenarios (benchmark conversations) are the independent units (`cluster: scenario`; or `ask`, `none`). With " +
+      "12 clusters or fewer, or no variance between them, the exact cluster sign-flip test decides and its 95% interval " +
+      "is that test inverted (with C clusters its smallest p is 2/2^C); with more, CR2 t intervals with Bell–McCaffrey " +
+      "degrees of freedom, stated beside the clusters. Either way a per-comparison interval excludes 0 exactly when " +
+      "p < 0.05; means of metrics in [0, 1] have clustered Wilson intervals. Simulations in the test suite calibrate " +
+      "them: 2–8% false positives at α = 0.05 under clustered nulls, 92–97% coverage, at least 93% near 0 or 1. " +
+      "p-values are adjusted within named families (a group's headline metrics, its other metrics, the designed " +
+      "failures): by Westfall–Young's step-down over cluster signs flipped jointly when the exact test decided the whole " +
+      "family over the same clusters, else by Holm; each table names its adjustment. Each comparison has one verdict " +
+      "wherever it is quoted: significant after adjustment, significant per comparison only, could not detect, or " +
+      "identical. MDE is the minimum detectable effect (80% power) at α over the family's size, none when the " +
+      "adjustment cannot be passed. Not detected is not the same as no effect. A p-value is never 0.",
     "Reproduce:",
     context.project === false
       ? [
