@@ -8,14 +8,18 @@ import { defineConfig } from "vitest/config";
  * run) to check error rates, coverage and power within bands as wide as its simulation count
  * allows, while the exact-value tests of each method pin the same code. The store's multi-process tests are left out as well: their writers are child
  * processes, which run the store without the mutant under test, so they cannot kill it.
+ * `npm test` runs this suite as one project of vitest.config.ts, with these settings.
  */
 export default defineConfig({
   test: {
     include: ["test/memory/**/*.test.ts", "test/harness/metrics.test.ts", "test/harness/stats/**/*.test.ts"],
     exclude: ["test/harness/stats/calibration.test.ts", "test/memory/store/store-processes.test.ts"],
     // Each mutant reruns its tests; sharing loaded modules between test files spares loading the
-    // Gemma tokenizer again for every file. The tests open their own stores and share no state.
+    // Gemma tokenizer again for every file. The tests open their own stores and share no state:
+    // one worker runs every file in one process, so a test that leaks state into a later file
+    // fails this suite rather than a mutation run hours later.
     isolate: false,
+    maxWorkers: 1,
     // The first run counts which tests reach each mutant, statement by statement: many times slower.
     testTimeout: 900_000,
     hookTimeout: 900_000,
