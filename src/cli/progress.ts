@@ -29,6 +29,8 @@ export interface ProgressOptions {
   heartbeatFd?: number;
   /** Milliseconds of silence after which the heartbeat repeats where things stand. */
   heartbeatMs?: number;
+  /** Starts the heartbeat thread (default startHeartbeat). */
+  startHeartbeat?: typeof startHeartbeat;
   now?: () => number;
 }
 
@@ -42,11 +44,15 @@ export function progress(options: ProgressOptions = {}): Progress {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   if (stream.isTTY) return terminalProgress(stream, now, log);
   const fd = options.heartbeatFd ?? (stream === process.stderr ? 2 : undefined);
-  const heartbeat = fd === undefined ? undefined : startHeartbeat(fd, options.heartbeatMs ?? HEARTBEAT_MS);
+  const start = options.startHeartbeat ?? startHeartbeat;
+  // The thread starts with the first phase: a command refused before it (a bad file, a bad flag)
+  // has nothing to repeat, and starting the thread costs it about as much as loading its own code.
+  const heartbeat = fd === undefined ? undefined : () => start(fd, options.heartbeatMs ?? HEARTBEAT_MS);
   return lineProgress(stream, now, log, heartbeat);
 }
 
-function lineProgress(stream: NodeJS.WriteStream, now: () => number, log: (line: string) => void, heartbeat: Heartbeat | undefined): Progress {
+function lineProgress(stream: NodeJS.WriteStream, now: () => number, log: (line: string) => void, startBeat: (() => Heartbeat) | undefined): Progress {
+  let heartbeat: Heartbeat | undefined;
   let current: PhaseState | undefined;
   let lastTenth = -1;
   const write = (phase: PhaseState) => {
@@ -58,6 +64,7 @@ function lineProgress(stream: NodeJS.WriteStream, now: () => number, log: (line:
     phase(label, total, unit, note = "") {
       current = newPhase(label, total, unit, note, now());
       lastTenth = -1;
+      heartbeat ??= startBeat?.();
       heartbeat?.report(current);
       write(current);
     },

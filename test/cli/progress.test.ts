@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Heartbeat } from "../../src/cli/heartbeat/start.js";
 import { progress } from "../../src/cli/progress.js";
 
 /** A stream that records what is written to it; a terminal when `isTTY`. */
@@ -140,5 +141,42 @@ describe("progress on a terminal", () => {
     bar.log("skipped experiments/locomo.yaml");
     bar.stop();
     expect(lines).toEqual(["skipped experiments/locomo.yaml"]);
+  });
+});
+
+describe("the heartbeat thread of a progress that is not on a terminal", () => {
+  /** A heartbeat that records what it is told, and how often one was started. */
+  function recordingHeartbeat() {
+    const told: string[] = [];
+    let starts = 0;
+    const start = (): Heartbeat => {
+      starts++;
+      return {
+        report: (phase) => told.push(phase.label),
+        wrote: () => undefined,
+        ready: Promise.resolve(),
+        stop: () => told.push("stop"),
+      };
+    };
+    return { start, told, starts: () => starts };
+  }
+
+  it("is not started by a command refused before its first phase", () => {
+    const beat = recordingHeartbeat();
+    const bar = progress({ stream: fakeStream(false).stream, heartbeatFd: 2, startHeartbeat: beat.start, log: () => undefined });
+    bar.log("a line of output");
+    bar.stop();
+    expect(beat.starts()).toBe(0);
+  });
+
+  it("starts once, with the first phase, is told every phase, and stops with the progress", () => {
+    const beat = recordingHeartbeat();
+    const bar = progress({ stream: fakeStream(false).stream, heartbeatFd: 2, startHeartbeat: beat.start, log: () => undefined });
+    bar.phase("core", 2, "trials");
+    bar.update(1);
+    bar.phase("reports", 3, "steps");
+    bar.stop();
+    expect(beat.starts()).toBe(1);
+    expect(beat.told).toEqual(["core", "core", "reports", "stop"]);
   });
 });
