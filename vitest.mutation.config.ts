@@ -16,6 +16,12 @@ export default defineConfig({
     // Each mutant reruns its tests; sharing loaded modules between test files spares loading the
     // Gemma tokenizer again for every file. The tests open their own stores and share no state.
     isolate: false,
+    // As Stryker's runner runs them: in one worker thread, one test at a time, so that a state one
+    // file leaves behind reaches the next here too, whatever the number of cores (`.ci/run` runs
+    // this suite through `npm test` to catch exactly that).
+    pool: "threads",
+    maxWorkers: 1,
+    maxConcurrency: 1,
     // The first run counts which tests reach each mutant, statement by statement: many times slower.
     testTimeout: 900_000,
     hookTimeout: 900_000,
