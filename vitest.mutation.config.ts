@@ -19,7 +19,11 @@ export default defineConfig({
     // one worker runs every file in one process, so a test that leaks state into a later file
     // fails this suite rather than a mutation run hours later.
     isolate: false,
+    // As Stryker's runner runs them: in one worker thread, one test at a time, whatever the number
+    // of cores (npm test runs this suite so, as a project of vitest.config.ts).
+    pool: "threads",
     maxWorkers: 1,
+    maxConcurrency: 1,
     // The first run counts which tests reach each mutant, statement by statement: many times slower.
     testTimeout: 900_000,
     hookTimeout: 900_000,

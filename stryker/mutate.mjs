@@ -11,7 +11,8 @@ import { RUNS } from "./score.mjs";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--mutate");
-const name = at >= 0 && args[at + 1] ? args[at + 1].replace(/\*\*?\/?|\.ts$|\{.*\}/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") : "all";
+// "src/memory/**/*.ts,!src/memory/rank/**/*.ts" → "src-memory-not-src-memory-rank".
+const name = at >= 0 && args[at + 1] ? args[at + 1].replace(/\*\*?\/?|\.ts\b|\{[^}]*\}/g, "").replace(/!/g, "not-").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") : "all";
 const stryker = spawnSync("npx", ["stryker", "run", ...args], { stdio: "inherit" });
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 mkdirSync(RUNS, { recursive: true });
