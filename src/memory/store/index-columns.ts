@@ -1,7 +1,7 @@
 /**
  * The in-memory index of one scope, kept in step with SQLite so retrieval never re-reads rows.
  * Each memory owns a slot; its fields live in typed-array columns that grow by doubling, and all
- * embeddings share one contiguous Float32Array (slot × dim).
+ * embeddings share one vector column (slot × dim, in chunks; see vector-column.ts).
  */
 import { renderLine } from "../escape.js";
 import { isCandidate } from "../rank/candidates.js";
@@ -221,9 +221,12 @@ export class ScopeIndex {
     return this.vectors?.dim ?? 0;
   }
 
-  /** The embeddings, slot × dim (empty when there are none). */
+  /**
+   * A copy of the embeddings, slot × dim (empty when there are none), for inspecting an index;
+   * retrieval reads the column itself.
+   */
   get embeddings(): Float32Array {
-    return this.vectors?.data ?? new Float32Array(0);
+    return this.vectors?.copy(this.size) ?? new Float32Array(0);
   }
 
   /** Line of `slot` as rendered in a block. */
@@ -261,8 +264,12 @@ export class ScopeIndex {
   private grow(capacity: number): void {
     const columns = this.columns();
     for (const { name, array, fill } of TYPED) {
-      const next = new array(capacity).fill(fill);
-      next.set(columns[name]);
+      const previous = columns[name];
+      // A new typed array is zeroed by pages the system hands out untouched: filling the room past
+      // the old length with zeros again would make all of it resident before any slot is used.
+      const next = new array(capacity);
+      next.set(previous);
+      if (fill !== 0) next.fill(fill, previous.length);
       columns[name] = next;
     }
     this.vectors?.grow(capacity);

@@ -16,6 +16,7 @@ import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { Prefaulter } from "../vector/prefault.js";
+import type { VectorChunk } from "../vector/vector-column.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { identifyStore, noSpaceError } from "./identify.js";
@@ -57,13 +58,12 @@ export interface MemoryStore {
 export interface StoredEmbeddings {
   /** Dimensions of every vector of the scope. */
   readonly dim: number;
-  /** The vectors of the scope's memories one after another, slot × dim, as retrieval reads them. */
-  readonly vectors: Float32Array;
   /**
-   * The WebAssembly memory that holds `vectors` when a large column is read by the SIMD kernel,
-   * or null when plain JavaScript reads it.
+   * The vectors of the scope's memories in slot order, chunk after chunk, as retrieval reads
+   * them: each chunk's vectors (slot × dim) and the WebAssembly memory that holds them when the
+   * SIMD kernel reads the column, or null when plain JavaScript does.
    */
-  readonly wasmMemory: WebAssembly.Memory | null;
+  readonly chunks: readonly VectorChunk[];
 }
 
 /**
@@ -336,7 +336,7 @@ class SqliteMemoryStore implements MemoryStore {
     const index = this.indexOf(scope);
     const vectors = index?.vectors ?? null;
     if (index === undefined || vectors === null) return undefined;
-    return { dim: vectors.dim, vectors: vectors.data.subarray(0, index.size * vectors.dim), wasmMemory: vectors.wasmMemory };
+    return { dim: vectors.dim, chunks: vectors.chunksOf(index.size) };
   }
 
   /** See scopeIndex: not part of MemoryStore. */

@@ -153,7 +153,7 @@ describe("scope index and its prefaulter", () => {
     index.addMany(batch(3), [true, true, true]);
     index.addMany(batch(10), new Array(10).fill(true));
     expect(index.vectors?.usesSimd).toBe(true);
-    const at = (slot: number) => (index.vectors as VectorColumn).data.byteOffset + slot * dim * 4;
+    const at = (slot: number) => (index.vectors as VectorColumn).chunksOf(1)[0].vectors.byteOffset + slot * dim * 4;
     expect(prefaulter.ranges).toEqual([
       [at(3), at(6)],
       [at(13), at(16)],

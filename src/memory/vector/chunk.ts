@@ -1,0 +1,136 @@
+/**
+ * One chunk of a vector column: a run of consecutive slots in a block of its own, either a plain
+ * Float32Array read by the JS loop or a shared WebAssembly memory read by its own instance of the
+ * SIMD kernel. Both compute `dotLanes`, so which kind holds a slot never changes a result.
+ */
+import { dotLanes } from "./lanes.js";
+import type { Prefaulter } from "./prefault.js";
+import { type DotsKernel, instantiateDots } from "./simd-dots.js";
+import { sharedMemory } from "../../shared/wasm-encoding.js";
+
+/**
+ * Products the kernel writes before they are copied out, at most: small enough to stay in cache
+ * between the kernel's write and the copy, large enough that the calls cost nothing beside the
+ * pass over the vectors.
+ */
+export const RESULT_SLOTS = 4096;
+
+const PAGE = 65_536;
+
+export interface Chunk {
+  /** The chunk's vectors, slot × dim, over its whole capacity; replaced when it grows. */
+  readonly vectors: Float32Array;
+  /** The memory holding them, when the SIMD kernel reads them. */
+  readonly memory: WebAssembly.Memory | null;
+  /** Grows to `slots` slots, keeping every vector. */
+  grow(slots: number): void;
+  /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s]. */
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void;
+  squaredNorm(slot: number): number;
+  /** Asks `prefaulter` to fault in the pages of slots [from, to), where that is worth it. */
+  expectWrites(prefaulter: Prefaulter, from: number, to: number): void;
+}
+
+/** A chunk in a plain Float32Array: the JS path, for small columns and runtimes without SIMD. */
+export class JsChunk implements Chunk {
+  vectors: Float32Array;
+  readonly memory = null;
+
+  constructor(
+    private readonly dim: number,
+    slots: number,
+  ) {
+    this.vectors = new Float32Array(slots * dim);
+  }
+
+  grow(slots: number): void {
+    const next = new Float32Array(slots * this.dim);
+    next.set(this.vectors);
+    this.vectors = next;
+  }
+
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+    const { dim, vectors } = this;
+    for (let s = 0; s < count; s++) out[at + s] = dotLanes(query, 0, vectors, s * dim, dim);
+  }
+
+  squaredNorm(slot: number): number {
+    const at = slot * this.dim;
+    return dotLanes(this.vectors, at, this.vectors, at, this.dim);
+  }
+
+  expectWrites(): void {
+    // A JS chunk is small, and its array was zeroed, so faulted in, when it was made.
+  }
+}
+
+/**
+ * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
+ * kernel's results (RESULT_SLOTS float64), then the vectors, which alone grow: the memory grows
+ * in place, by pages, up to the most the chunk can hold.
+ */
+export class WasmChunk implements Chunk {
+  vectors: Float32Array;
+  readonly memory: WebAssembly.Memory;
+  private readonly kernel: DotsKernel;
+  private readonly query: Float32Array;
+  private readonly results: Float64Array;
+  private readonly resultsAt: number;
+  private readonly vectorsAt: number;
+
+  /**
+   * A chunk of `slots` slots that can grow to `maxSlots`. Only where the runtime has WebAssembly
+   * SIMD (see hasSimd): the column checks before it makes one.
+   */
+  constructor(
+    private readonly dim: number,
+    slots: number,
+    maxSlots: number,
+  ) {
+    this.memory = sharedMemory(1, Math.ceil(wasmChunkBytes(dim, maxSlots) / PAGE));
+    const kernel = instantiateDots(this.memory);
+    if (kernel === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
+    this.kernel = kernel;
+    this.resultsAt = align16(dim * 4);
+    this.vectorsAt = this.resultsAt + RESULT_SLOTS * 8;
+    this.query = new Float32Array(this.memory.buffer, 0, dim);
+    // Shared memories never move as they grow, so views made now stay valid.
+    this.results = new Float64Array(this.memory.buffer, this.resultsAt, RESULT_SLOTS);
+    this.vectors = new Float32Array(0);
+    this.grow(slots);
+  }
+
+  grow(slots: number): void {
+    const pages = Math.ceil(wasmChunkBytes(this.dim, slots) / PAGE);
+    const have = this.memory.buffer.byteLength / PAGE;
+    if (pages > have) this.memory.grow(pages - have);
+    this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
+  }
+
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+    const { dim, kernel, results, resultsAt } = this;
+    this.query.set(query);
+    const stride = dim * 4;
+    for (let s = 0; s < count; s += RESULT_SLOTS) {
+      const n = Math.min(RESULT_SLOTS, count - s);
+      kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
+      out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
+    }
+  }
+
+  squaredNorm(slot: number): number {
+    const at = this.vectorsAt + slot * this.dim * 4;
+    this.kernel(at, this.dim, 1, at, this.resultsAt);
+    return this.results[0];
+  }
+
+  expectWrites(prefaulter: Prefaulter, from: number, to: number): void {
+    const bytes = this.dim * 4;
+    prefaulter.touch(this.memory, this.vectorsAt + from * bytes, this.vectorsAt + to * bytes);
+  }
+}
+
+const align16 = (n: number) => Math.ceil(n / 16) * 16;
+
+/** Bytes of a WasmChunk of `slots` slots: query, results, vectors. */
+export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4;
