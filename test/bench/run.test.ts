@@ -26,7 +26,8 @@ describe("bench", () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain("FTS5 bm25() top 5");
     expect(markdown).toContain("## Full block growth");
-    expect(markdown).toContain("| N | RSS before (MB) | RSS after (MB) | per million (MB) | vectors per million (MB) | rest per million (MB) |");
+    expect(markdown).toContain("## Memory");
+    expect(markdown).toMatch(/\|\s+N \| RSS before \(MB\) \| RSS after \(MB\) \| per million \(MB\) \| vectors per million \(MB\) \| rest per million \(MB\) \|/);
     expect(lines.some((l) => l.includes("query by query in turn"))).toBe(true);
     // The warm-up batch comes before the first size and is in no figure (see the ingest counts above).
     expect(lines[0]).toMatch(/^warm-up: one untimed batch/);

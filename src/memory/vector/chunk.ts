@@ -24,6 +24,8 @@ export interface Chunk {
   readonly memory: WebAssembly.Memory | null;
   /** Grows to `slots` slots, keeping every vector. */
   grow(slots: number): void;
+  /** A view of the vectors of its slots 0…slots-1, over the current buffer of its memory when it has one. */
+  view(slots: number): Float32Array;
   /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s]. */
   dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void;
   squaredNorm(slot: number): number;
@@ -47,6 +49,10 @@ export class JsChunk implements Chunk {
     const next = new Float32Array(slots * this.dim);
     next.set(this.vectors);
     this.vectors = next;
+  }
+
+  view(slots: number): Float32Array {
+    return this.vectors.subarray(0, slots * this.dim);
   }
 
   dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
@@ -105,6 +111,11 @@ export class WasmChunk implements Chunk {
     const have = this.memory.buffer.byteLength / PAGE;
     if (pages > have) this.memory.grow(pages - have);
     this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
+  }
+
+  view(slots: number): Float32Array {
+    // Made anew: the memory's buffer object can change after a grow, and a caller may compare it with `vectors.buffer`.
+    return new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
   }
 
   dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {

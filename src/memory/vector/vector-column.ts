@@ -100,8 +100,8 @@ export class VectorColumn {
     const out: VectorChunk[] = [];
     for (let c = 0; c < this.chunks.length && c * this.chunkSlots < count; c++) {
       const slots = Math.min(this.chunkSlots, count - c * this.chunkSlots);
-      const { vectors, memory } = this.chunks[c];
-      out.push({ vectors: vectors.subarray(0, slots * this.dim), wasmMemory: memory });
+      const chunk = this.chunks[c];
+      out.push({ vectors: chunk.view(slots), wasmMemory: chunk.memory });
     }
     return out;
   }
