@@ -187,9 +187,12 @@ export class ScopeIndex {
     return spare !== undefined && spare.length >= this.size ? spare : new Float64Array(this.capacity);
   }
 
-  /** Takes back a scoresBuffer array, zeroing the slots written (every slot when `written` is null). */
+  /**
+   * Takes back a scoresBuffer array, zeroing the slots written (every slot up to the size when
+   * `written` is null: nothing is written past it, and zeroing the room beyond would make it resident).
+   */
   releaseScores(values: Float64Array, written: Int32Array | null): void {
-    if (written === null) values.fill(0);
+    if (written === null) values.fill(0, 0, this.size);
     else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
     if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
   }

@@ -17,6 +17,22 @@ export const RESULT_SLOTS = 4096;
 
 const PAGE = 65_536;
 
+/** The runtime could not give a chunk the memory it asked for. */
+export class OutOfMemory extends Error {}
+
+/**
+ * Runs one allocation, telling the RangeError a runtime throws when memory runs out (a memory it
+ * cannot make or grow, an array buffer it cannot allocate) from every other failure.
+ */
+function allocate<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof RangeError) throw new OutOfMemory(error.message, { cause: error });
+    throw error;
+  }
+}
+
 export interface Chunk {
   /** The chunk's vectors, slot × dim, over its whole capacity; replaced when it grows. */
   readonly vectors: Float32Array;
@@ -42,11 +58,11 @@ export class JsChunk implements Chunk {
     private readonly dim: number,
     slots: number,
   ) {
-    this.vectors = new Float32Array(slots * dim);
+    this.vectors = allocate(() => new Float32Array(slots * dim));
   }
 
   grow(slots: number): void {
-    const next = new Float32Array(slots * this.dim);
+    const next = allocate(() => new Float32Array(slots * this.dim));
     next.set(this.vectors);
     this.vectors = next;
   }
@@ -93,7 +109,8 @@ export class WasmChunk implements Chunk {
     slots: number,
     maxSlots: number,
   ) {
-    this.memory = sharedMemory(1, Math.ceil(wasmChunkBytes(dim, maxSlots) / PAGE));
+    // Made as large as `slots` need, so that the query's and results' views below fit from the start.
+    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots), pagesFor(dim, maxSlots)));
     const kernel = instantiateDots(this.memory);
     if (kernel === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
     this.kernel = kernel;
@@ -107,9 +124,9 @@ export class WasmChunk implements Chunk {
   }
 
   grow(slots: number): void {
-    const pages = Math.ceil(wasmChunkBytes(this.dim, slots) / PAGE);
+    const pages = pagesFor(this.dim, slots);
     const have = this.memory.buffer.byteLength / PAGE;
-    if (pages > have) this.memory.grow(pages - have);
+    if (pages > have) allocate(() => this.memory.grow(pages - have));
     this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
   }
 
@@ -145,3 +162,5 @@ const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
 /** Bytes of a WasmChunk of `slots` slots: query, results, vectors. */
 export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4;
+
+const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);

@@ -8,7 +8,7 @@
  * read them in place (copying a large column per query would cost more than the products). Both
  * paths compute `dotLanes`, so neither the path nor the chunking ever changes a result.
  */
-import { type Chunk, JsChunk, WasmChunk, wasmChunkBytes } from "./chunk.js";
+import { type Chunk, JsChunk, OutOfMemory, WasmChunk, wasmChunkBytes } from "./chunk.js";
 import type { Prefaulter } from "./prefault.js";
 import { hasSimd } from "./simd-dots.js";
 import { MAX_PAGES } from "../../shared/wasm-encoding.js";
@@ -139,7 +139,7 @@ export class VectorColumn {
         this.capacity += slots;
       }
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof OutOfMemory)) throw error;
       const gib = ((capacity * this.dim * 4) / 2 ** 30).toFixed(2);
       throw new Error(
         `an embedding column of ${capacity} × ${this.dim} floats (${gib} GiB) needs more memory than this process can get: ${error.message}`,

@@ -84,6 +84,22 @@ describe("scope index", () => {
     expect(Array.from(embedded.embeddings.subarray(32, 34))).toEqual([16, 1]);
   });
 
+  it("lends a scores buffer at least as long as the index and takes it back zeroed up to the size, whose room past it no one writes", () => {
+    const index = new ScopeIndex("ana");
+    for (let i = 0; i < 3; i++) index.add(memory(), true);
+    const values = index.scoresBuffer();
+    expect(values.length).toBeGreaterThanOrEqual(3);
+    values.fill(5, 0, 3);
+    values[10] = 9; // past the size: a relevance backend never writes there
+    index.releaseScores(values, null);
+    expect(Array.from(values.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(values[10]).toBe(9);
+    expect(index.scoresBuffer()).toBe(values);
+    values[1] = 4;
+    index.releaseScores(values, Int32Array.of(1));
+    expect(values[1]).toBe(0);
+  });
+
   it("bounds each kind's line costs from below by the least added, and every kind's by the least of all", () => {
     const index = new ScopeIndex("ana");
     expect(index.minTokens(1)).toBe(Number.POSITIVE_INFINITY);
