@@ -57,8 +57,11 @@ export class ScopeIndex {
   private capacity = 16;
 
   readonly ids: string[] = [];
-  readonly texts: string[] = [];
-  /** Each memory's block line, for the slots rendered so far. */
+  /**
+   * Each memory's block line, for the slots rendered so far. The texts themselves stay in SQLite
+   * (see readText): only kept memories are rendered, and holding every text as a string would
+   * cost more than any typed-array column.
+   */
   private readonly lines: string[] = [];
   /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
   readonly sources: (string | null)[] = [];
@@ -94,6 +97,10 @@ export class ScopeIndex {
     readonly scope: string,
     /** Faults in the embedding column's next pages ahead of their writes (see prefault.ts). */
     private readonly prefaulter?: Prefaulter,
+    /** The text of the memory in `slot`, as the store holds it; read once, when its line is first rendered. */
+    private readonly readText: (slot: number) => string = () => {
+      throw new Error(`scope index "${scope}" was made without a source of texts, so it renders no lines`);
+    },
   ) {
     const columns = this.columns();
     for (const { name, array, fill } of TYPED) columns[name] = new array(this.capacity).fill(fill);
@@ -144,7 +151,6 @@ export class ScopeIndex {
   /** What the typed-array columns leave: the lists, the orders and the bounds. */
   private setColumns(slot: number, memory: Memory, current: boolean): void {
     this.ids.push(memory.id);
-    this.texts.push(memory.text);
     this.sources.push(memory.source);
     const kind = this.kind[slot];
     this.kindSlots[kind].push(slot);
@@ -235,7 +241,7 @@ export class ScopeIndex {
   /** Line of `slot` as rendered in a block. */
   line(slot: number): string {
     // Rendered once, when first kept: a sweep keeps the same memories under many policies.
-    return (this.lines[slot] ??= renderLine(this.texts[slot]));
+    return (this.lines[slot] ??= renderLine(this.readText(slot)));
   }
 
   private countLive(slot: number, sign: 1 | -1): void {

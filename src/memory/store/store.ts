@@ -129,6 +129,8 @@ export interface Statements {
   selectSeq: Database.Statement;
   selectCurrent: Database.Statement;
   selectSince: Database.Statement;
+  /** The text of one row, for the index to render a memory's line. */
+  selectText: Database.Statement;
   updateAccess: Database.Statement;
 }
 
@@ -147,6 +149,7 @@ export function prepareStatements(db: Database.Database): Statements {
        ORDER BY seq`,
     ),
     selectSince: db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`),
+    selectText: db.prepare("SELECT text FROM memories WHERE seq = ?").pluck(),
     updateAccess: db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?"),
   };
 }
@@ -251,6 +254,7 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly selectSeq: Database.Statement;
   private readonly selectCurrent: Database.Statement;
   private readonly selectSince: Database.Statement;
+  private readonly selectText: Database.Statement;
   private readonly updateAccess: Database.Statement;
   private readonly writeAll: (memories: readonly NewMemory[], target: string | null) => Memory[];
   private readonly touchAll: (scope: string, ids: readonly string[], now: number) => void;
@@ -269,6 +273,7 @@ class SqliteMemoryStore implements MemoryStore {
       selectSeq: this.selectSeq,
       selectCurrent: this.selectCurrent,
       selectSince: this.selectSince,
+      selectText: this.selectText,
       updateAccess: this.updateAccess,
     } = statements);
     const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
@@ -547,7 +552,9 @@ class SqliteMemoryStore implements MemoryStore {
   private scopeState(scope: string): ScopeState {
     let state = this.scopeStates.get(scope);
     if (state === undefined) {
-      state = { index: new ScopeIndex(scope, this.prefaulter), rows: new SeqSlots(), corrections: new Map() };
+      const rows = new SeqSlots();
+      const index = new ScopeIndex(scope, this.prefaulter, (slot) => this.selectText.get(rows.seqAt(slot)) as string);
+      state = { index, rows, corrections: new Map() };
       this.scopeStates.set(scope, state);
     }
     return state;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderLine } from "../../../src/memory/escape.js";
 import { ScopeIndex } from "../../../src/memory/store/index-columns.js";
 import { MEMORY_ROW } from "../../../src/memory/store/schema.js";
 import { KINDS, type Memory } from "../../../src/memory/types.js";
@@ -40,6 +41,15 @@ describe("scope index", () => {
     expect(kept.map((field) => index[field][0])).toEqual([KINDS.indexOf("episodic"), T0, T0 - HOUR, T0 + 1, 9, 3, T0 + HOUR]);
     expect([index.occurredAt[40], index.expiresAt[40], index.kind[40]]).toEqual([Number.NaN, Number.POSITIVE_INFINITY, KINDS.indexOf("semantic")]);
     expect(index.size).toBe(41);
+  });
+
+  it("renders a slot's line from the text its source of texts gives, reading it once", () => {
+    const read: number[] = [];
+    const index = new ScopeIndex("ana", undefined, (slot) => (read.push(slot), ["Ana likes tea", "a <b> line"][slot]));
+    index.addMany([memory(), memory()], [true, true]);
+    expect([index.line(1), index.line(1), index.line(0)]).toEqual(["a <b> line", "a <b> line", "Ana likes tea"].map(renderLine));
+    expect(read).toEqual([1, 0]);
+    expect(() => new ScopeIndex("ben").line(0)).toThrow('scope index "ben" was made without a source of texts, so it renders no lines');
   });
 
   it("keeps each slot's source, null where the memory has none", () => {
@@ -193,7 +203,6 @@ function contents(index: ScopeIndex): unknown {
   const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
   return {
     ids: index.ids,
-    texts: index.texts,
     sources: index.sources,
     columns,
     embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),
