@@ -87,7 +87,7 @@ export function renderMarkdown(report: BenchReport): string {
   out.push(
     "Growth of the process's RSS across each size's ingest and queries (each reading after a full garbage collection), " +
       `per million memories, in MB of 10⁶ bytes: in all, the ${options.dim}-dim float32 vectors' own bytes, and the rest ` +
-      "(typed-array columns, postings, ids and texts, SQLite's cache, spare buffers, the FTS5 peer's cache).",
+      "(typed-array columns, postings, ids, rendered lines, SQLite's caches, spare score buffers, the FTS5 peer's cache).",
     "",
   );
   out.push(
