@@ -31,19 +31,52 @@ function sumModuleBytes(): Uint8Array<ArrayBuffer> {
   return wasm.oneFunctionModule({ name: "sum", params: [wasm.I32, wasm.I32], results: [wasm.F64], locals: [[1, wasm.I32], [4, wasm.V128]], code });
 }
 
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The sum module, compiled once; null where the runtime has no SIMD. */
+function sumModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    const bytes = sumModuleBytes();
+    compiled = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  }
+  return compiled;
+}
+
 /**
- * A SIMD summer over views into `memory` (as large embedding columns are), compiled once. Null
- * where the runtime has no SIMD.
+ * A SIMD summer over views into `memory` (as the chunks of large embedding columns are): the
+ * whole multiples of sixteen floats in SIMD, any rest in JS. Null where the runtime has no SIMD.
  */
 export function simdSummer(memory: WebAssembly.Memory): ((values: Float32Array) => number) | null {
-  const bytes = sumModuleBytes();
-  if (!WebAssembly.validate(bytes)) return null;
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-  const sum = instance.exports.sum as (ptr: number, floats: number) => number;
+  const module = sumModule();
+  if (module === null) return null;
+  const sum = new WebAssembly.Instance(module, { env: { memory } }).exports.sum as (ptr: number, floats: number) => number;
   return (values) => {
-    if (values.buffer !== memory.buffer || values.byteOffset % 16 !== 0 || values.length % 16 !== 0) {
-      throw new Error("simdSummer: values must be a 16-aligned view of the memory, a multiple of 16 long");
+    if (values.buffer !== memory.buffer || values.byteOffset % 16 !== 0) {
+      throw new Error("simdSummer: values must be a 16-aligned view of the memory");
     }
-    return sum(values.byteOffset, values.length);
+    const whole = values.length - (values.length % 16);
+    return sum(values.byteOffset, whole) + plainSum(values.subarray(whole));
+  };
+}
+
+/** A view of vectors, with the WebAssembly memory holding it when there is one (as the store lends its chunks). */
+export interface FloorChunk {
+  readonly vectors: Float32Array;
+  readonly wasmMemory: WebAssembly.Memory | null;
+}
+
+/**
+ * One pass over every chunk, in order, as the dot products make it: a SIMD sum over a chunk in
+ * wasm memory, a plain JS sum otherwise. The summers are made here, before any timing.
+ */
+export function onePass(chunks: readonly FloorChunk[]): () => number {
+  const summers = chunks.map(({ vectors, wasmMemory }) => {
+    const summer = (wasmMemory === null ? null : simdSummer(wasmMemory)) ?? plainSum;
+    return () => summer(vectors);
+  });
+  return () => {
+    let sum = 0;
+    for (const summer of summers) sum += summer();
+    return sum;
   };
 }

@@ -15,7 +15,8 @@ import { type MemoryStore, openStore } from "../memory/index.js";
 import { loadGemmaTokenizer, type TokenCounter } from "../memory/index.js";
 import type { RetrievalPolicy, RetrieveRequest } from "../memory/index.js";
 import { wordSet } from "../memory/index.js";
-import { plainSum, simdSummer } from "./floor.js";
+import { onePass } from "./floor.js";
+import { type ResidentGrowth, residentGrowth, settledRss } from "./resident.js";
 import { Fts5Peer } from "./fts5.js";
 import { type GridTiming, timeGrid } from "./grid.js";
 import { cpuMsSince, type Latency, summarise, timeInterleaved } from "./stats.js";
@@ -61,6 +62,8 @@ export interface SizeFigures {
   rssMb: number;
   /** Peak RSS of the process up to the end of this size's ingest. */
   peakAfterIngestMb: number;
+  /** RSS growth across this size's ingest and queries, per million memories (MB of 10⁶ bytes). */
+  resident: ResidentGrowth;
 }
 
 export interface BenchReport {
@@ -215,6 +218,7 @@ function benchSize(
   const fts5 = new Fts5Peer(fts5File, cheapTokenCounter);
   try {
     log(`N=${size}: ingesting into recollect and FTS5, batch by batch`);
+    const residentBefore = settledRss();
     const data = new SyntheticData({ seed: opts.seed, dim: opts.dim });
     const ingestMs: number[] = [];
     const fts5Ms: number[] = [];
@@ -252,15 +256,14 @@ function benchSize(
     const [full] = timeInterleaved([(i) => retrieve(store, request(at(i), fullPolicy))], budget);
 
     log(`N=${size}: embedding relevance against a one-pass floor`);
-    const stored = store.embeddings(BENCH_SCOPE);
-    const used = stored?.vectors ?? new Float32Array(0);
-    const memory = stored?.wasmMemory ?? null;
-    const summer = (memory === null ? null : simdSummer(memory)) ?? plainSum;
+    const chunks = store.embeddings(BENCH_SCOPE)?.chunks ?? [];
+    const floorPass = onePass(chunks);
     const [embedding, floor] = timeInterleaved(
-      [(i) => retrieve(store, request(at(i), streamPreset)), () => summer(used)],
+      [(i) => retrieve(store, request(at(i), streamPreset)), floorPass],
       budget,
     );
 
+    const resident = residentGrowth(size, opts.dim, residentBefore, settledRss());
     return {
       size,
       ingest: summarise(ingestMs),
@@ -270,7 +273,7 @@ function benchSize(
       full,
       embedding,
       floor,
-      simd: memory !== null,
+      simd: chunks.length > 0 && chunks[0].wasmMemory !== null,
       ingestPerSecond: { recollect: (size / total(ingestMs)) * 1000, fts5: (size / total(fts5Ms)) * 1000 },
       ratios: {
         streamVsFts5: fts5Query.p50 / stream.p50,
@@ -279,6 +282,7 @@ function benchSize(
       },
       rssMb: process.memoryUsage().rss / 2 ** 20,
       peakAfterIngestMb,
+      resident,
     };
   } finally {
     fts5.close();

@@ -91,10 +91,11 @@ export const MAX_PAGES = 65_536;
 /**
  * A memory the kernels can import: shared, so that another thread can fault its pages in ahead of
  * the writes that fill them (see prefault.ts). Shared memories need a maximum, and do not move
- * when they grow.
+ * when they grow; the runtime reserves address space for the maximum, so one below MAX_PAGES
+ * (which the import accepts) reserves no more than its user can fill.
  */
-export function sharedMemory(initialPages: number): WebAssembly.Memory {
-  return new WebAssembly.Memory({ initial: initialPages, maximum: MAX_PAGES, shared: true });
+export function sharedMemory(initialPages: number, maximumPages: number = MAX_PAGES): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: initialPages, maximum: maximumPages, shared: true });
 }
 
 /** The import entry of `env.memory` as a shared memory of up to MAX_PAGES, as sharedMemory makes. */

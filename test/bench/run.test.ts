@@ -17,6 +17,8 @@ describe("bench", () => {
       expect(s.ingest.n).toBe(Math.ceil(s.size / 400));
       expect(s.ingestFts5.n).toBe(s.ingest.n);
       for (const ratio of Object.values(s.ratios)) expect(ratio).toBeGreaterThan(0);
+      expect(s.resident.vectorsPerMillionMb).toBe(32); // 8 floats of 4 bytes, a million times
+      expect(s.resident.nonVectorPerMillionMb).toBeCloseTo(s.resident.perMillionMb - 32, 9);
     }
     expect(report.fullGrowth).toEqual([expect.objectContaining({ from: 100, to: 1_000 })]);
     expect(report.machine.loadAverage.start).toHaveLength(3);
@@ -24,6 +26,8 @@ describe("bench", () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain("FTS5 bm25() top 5");
     expect(markdown).toContain("## Full block growth");
+    expect(markdown).toContain("## Memory");
+    expect(markdown).toMatch(/\|\s+N \| RSS before \(MB\) \| RSS after \(MB\) \| per million \(MB\) \| vectors per million \(MB\) \| rest per million \(MB\) \|/);
     expect(lines.some((l) => l.includes("query by query in turn"))).toBe(true);
     // The warm-up batch comes before the first size and is in no figure (see the ingest counts above).
     expect(lines[0]).toMatch(/^warm-up: one untimed batch/);

@@ -1,7 +1,7 @@
 /**
  * The in-memory index of one scope, kept in step with SQLite so retrieval never re-reads rows.
  * Each memory owns a slot; its fields live in typed-array columns that grow by doubling, and all
- * embeddings share one contiguous Float32Array (slot × dim).
+ * embeddings share one vector column (slot × dim, in chunks; see vector-column.ts).
  */
 import { renderLine } from "../escape.js";
 import { isCandidate } from "../rank/candidates.js";
@@ -57,8 +57,11 @@ export class ScopeIndex {
   private capacity = 16;
 
   readonly ids: string[] = [];
-  readonly texts: string[] = [];
-  /** Each memory's block line, for the slots rendered so far. */
+  /**
+   * Each memory's block line, for the slots rendered so far. The texts themselves stay in SQLite
+   * (see readText): only kept memories are rendered, and holding every text as a string would
+   * cost more than any typed-array column.
+   */
   private readonly lines: string[] = [];
   /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
   readonly sources: (string | null)[] = [];
@@ -94,6 +97,10 @@ export class ScopeIndex {
     readonly scope: string,
     /** Faults in the embedding column's next pages ahead of their writes (see prefault.ts). */
     private readonly prefaulter?: Prefaulter,
+    /** The text of the memory in `slot`, as the store holds it; read once, when its line is first rendered. */
+    private readonly readText: (slot: number) => string = () => {
+      throw new Error(`scope index "${scope}" was made without a source of texts, so it renders no lines`);
+    },
   ) {
     const columns = this.columns();
     for (const { name, array, fill } of TYPED) columns[name] = new array(this.capacity).fill(fill);
@@ -144,7 +151,6 @@ export class ScopeIndex {
   /** What the typed-array columns leave: the lists, the orders and the bounds. */
   private setColumns(slot: number, memory: Memory, current: boolean): void {
     this.ids.push(memory.id);
-    this.texts.push(memory.text);
     this.sources.push(memory.source);
     const kind = this.kind[slot];
     this.kindSlots[kind].push(slot);
@@ -187,9 +193,12 @@ export class ScopeIndex {
     return spare !== undefined && spare.length >= this.size ? spare : new Float64Array(this.capacity);
   }
 
-  /** Takes back a scoresBuffer array, zeroing the slots written (every slot when `written` is null). */
+  /**
+   * Takes back a scoresBuffer array, zeroing the slots written (every slot up to the size when
+   * `written` is null: nothing is written past it, and zeroing the room beyond would make it resident).
+   */
   releaseScores(values: Float64Array, written: Int32Array | null): void {
-    if (written === null) values.fill(0);
+    if (written === null) values.fill(0, 0, this.size);
     else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
     if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
   }
@@ -221,15 +230,18 @@ export class ScopeIndex {
     return this.vectors?.dim ?? 0;
   }
 
-  /** The embeddings, slot × dim (empty when there are none). */
+  /**
+   * A copy of the embeddings, slot × dim (empty when there are none), for inspecting an index;
+   * retrieval reads the column itself.
+   */
   get embeddings(): Float32Array {
-    return this.vectors?.data ?? new Float32Array(0);
+    return this.vectors?.copy(this.size) ?? new Float32Array(0);
   }
 
   /** Line of `slot` as rendered in a block. */
   line(slot: number): string {
     // Rendered once, when first kept: a sweep keeps the same memories under many policies.
-    return (this.lines[slot] ??= renderLine(this.texts[slot]));
+    return (this.lines[slot] ??= renderLine(this.readText(slot)));
   }
 
   private countLive(slot: number, sign: 1 | -1): void {
@@ -261,8 +273,12 @@ export class ScopeIndex {
   private grow(capacity: number): void {
     const columns = this.columns();
     for (const { name, array, fill } of TYPED) {
-      const next = new array(capacity).fill(fill);
-      next.set(columns[name]);
+      const previous = columns[name];
+      // A new typed array is zeroed by pages the system hands out untouched: filling the room past
+      // the old length with zeros again would make all of it resident before any slot is used.
+      const next = new array(capacity);
+      next.set(previous);
+      if (fill !== 0) next.fill(fill, previous.length);
       columns[name] = next;
     }
     this.vectors?.grow(capacity);

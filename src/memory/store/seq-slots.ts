@@ -21,6 +21,11 @@ export class SeqSlots {
     this.seqs[this.length++] = seq;
   }
 
+  /** The row held in `slot`, one of the slots recorded. */
+  seqAt(slot: number): number {
+    return this.seqs[slot];
+  }
+
   /** The slot holding row `seq`, or undefined when no slot does. */
   slotOf(seq: number): number | undefined {
     let lo = 0;

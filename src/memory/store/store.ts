@@ -16,6 +16,7 @@ import { renderLine } from "../escape.js";
 import type { TokenCounter } from "../tokenizer.js";
 import { DEFAULT_IMPORTANCE, KINDS, type Memory, type NewMemory } from "../types.js";
 import { Prefaulter } from "../vector/prefault.js";
+import type { VectorChunk } from "../vector/vector-column.js";
 import { ScopeIndex } from "./index-columns.js";
 import { SeqSlots } from "./seq-slots.js";
 import { identifyStore, noSpaceError } from "./identify.js";
@@ -57,13 +58,12 @@ export interface MemoryStore {
 export interface StoredEmbeddings {
   /** Dimensions of every vector of the scope. */
   readonly dim: number;
-  /** The vectors of the scope's memories one after another, slot × dim, as retrieval reads them. */
-  readonly vectors: Float32Array;
   /**
-   * The WebAssembly memory that holds `vectors` when a large column is read by the SIMD kernel,
-   * or null when plain JavaScript reads it.
+   * The vectors of the scope's memories in slot order, chunk after chunk, as retrieval reads
+   * them: each chunk's vectors (slot × dim) and the WebAssembly memory that holds them when the
+   * SIMD kernel reads the column, or null when plain JavaScript does.
    */
-  readonly wasmMemory: WebAssembly.Memory | null;
+  readonly chunks: readonly VectorChunk[];
 }
 
 /**
@@ -129,6 +129,8 @@ export interface Statements {
   selectSeq: Database.Statement;
   selectCurrent: Database.Statement;
   selectSince: Database.Statement;
+  /** The text of one row, for the index to render a memory's line. */
+  selectText: Database.Statement;
   updateAccess: Database.Statement;
 }
 
@@ -147,6 +149,7 @@ export function prepareStatements(db: Database.Database): Statements {
        ORDER BY seq`,
     ),
     selectSince: db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`),
+    selectText: db.prepare("SELECT text FROM memories WHERE seq = ?").pluck(),
     updateAccess: db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?"),
   };
 }
@@ -251,6 +254,7 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly selectSeq: Database.Statement;
   private readonly selectCurrent: Database.Statement;
   private readonly selectSince: Database.Statement;
+  private readonly selectText: Database.Statement;
   private readonly updateAccess: Database.Statement;
   private readonly writeAll: (memories: readonly NewMemory[], target: string | null) => Memory[];
   private readonly touchAll: (scope: string, ids: readonly string[], now: number) => void;
@@ -269,6 +273,7 @@ class SqliteMemoryStore implements MemoryStore {
       selectSeq: this.selectSeq,
       selectCurrent: this.selectCurrent,
       selectSince: this.selectSince,
+      selectText: this.selectText,
       updateAccess: this.updateAccess,
     } = statements);
     const write = db.transaction((memories: readonly NewMemory[], target: string | null) => {
@@ -336,7 +341,7 @@ class SqliteMemoryStore implements MemoryStore {
     const index = this.indexOf(scope);
     const vectors = index?.vectors ?? null;
     if (index === undefined || vectors === null) return undefined;
-    return { dim: vectors.dim, vectors: vectors.data.subarray(0, index.size * vectors.dim), wasmMemory: vectors.wasmMemory };
+    return { dim: vectors.dim, chunks: vectors.chunksOf(index.size) };
   }
 
   /** See scopeIndex: not part of MemoryStore. */
@@ -547,7 +552,9 @@ class SqliteMemoryStore implements MemoryStore {
   private scopeState(scope: string): ScopeState {
     let state = this.scopeStates.get(scope);
     if (state === undefined) {
-      state = { index: new ScopeIndex(scope, this.prefaulter), rows: new SeqSlots(), corrections: new Map() };
+      const rows = new SeqSlots();
+      const index = new ScopeIndex(scope, this.prefaulter, (slot) => this.selectText.get(rows.seqAt(slot)) as string);
+      state = { index, rows, corrections: new Map() };
       this.scopeStates.set(scope, state);
     }
     return state;

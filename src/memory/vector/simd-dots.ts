@@ -137,6 +137,11 @@ function simdModule(): WebAssembly.Module | null {
   return compiled;
 }
 
+/** Whether this runtime has WebAssembly SIMD, so that instantiateDots gives a kernel. */
+export function hasSimd(): boolean {
+  return simdModule() !== null;
+}
+
 /** The kernel bound to `memory`, or null when SIMD is unavailable. */
 export function instantiateDots(memory: WebAssembly.Memory): DotsKernel | null {
   const module = simdModule();

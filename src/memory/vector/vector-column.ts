@@ -1,41 +1,51 @@
 /**
- * A column of fixed-dimension float32 vectors, one per slot, in one contiguous block, with bulk
- * dot products against a query. Small columns live in a plain Float32Array and use the JS loop;
- * once a column reaches SIMD_MIN_FLOATS it moves into a WebAssembly memory so the SIMD kernel can
- * read it in place (copying a large column per query would cost more than the products). Both
- * paths compute `dotLanes`, so which one runs never changes a result.
+ * A column of fixed-dimension float32 vectors, one per slot, with bulk dot products against a
+ * query. The slots are split into chunks of `chunkSlots` each, every chunk a block of its own, so
+ * a column is bounded by the machine's memory rather than by one block's (a 32-bit WebAssembly
+ * memory holds 4 GiB at most), and growing adds chunks or grows the last one, never copying the
+ * column. Small columns keep their chunks in plain Float32Arrays and use the JS loop; once a
+ * column reaches SIMD_MIN_FLOATS its chunks move into WebAssembly memories so the SIMD kernel can
+ * read them in place (copying a large column per query would cost more than the products). Both
+ * paths compute `dotLanes`, so neither the path nor the chunking ever changes a result.
  */
-import { dotLanes } from "./lanes.js";
+import { type Chunk, JsChunk, OutOfMemory, WasmChunk, wasmChunkBytes } from "./chunk.js";
 import type { Prefaulter } from "./prefault.js";
-import { type DotsKernel, instantiateDots } from "./simd-dots.js";
-import { MAX_PAGES, sharedMemory } from "../../shared/wasm-encoding.js";
+import { hasSimd } from "./simd-dots.js";
+import { MAX_PAGES } from "../../shared/wasm-encoding.js";
 
 /** Below this many floats the JS loop is fast enough and a wasm memory is not worth its setup. */
 export const SIMD_MIN_FLOATS = 1 << 18;
 
-const PAGE = 65_536;
+/**
+ * Bytes of vectors in one chunk by default: far below the 4 GiB a wasm memory can hold, so that
+ * the last chunk's unfilled room is small beside the column, and far above what makes a per-chunk
+ * call cost anything.
+ */
+export const CHUNK_BYTES = 1 << 30;
 
 export interface VectorColumnOptions {
   /** Lets tests force either path; the default chooses by size. */
   simd?: "auto" | "never" | "always";
   /** Faults in the pages of the slots expected next (see expectWrites); none when absent. */
   prefaulter?: Prefaulter;
+  /** Slots per chunk; by default as many as fill CHUNK_BYTES. Tests set it low to get many chunks. */
+  chunkSlots?: number;
 }
 
-interface WasmBacking {
-  memory: WebAssembly.Memory;
-  dots: DotsKernel;
-  /** Byte offset of the query (float32 × dim); vectors start right after it. */
-  queryAt: number;
-  vectorsAt: number;
+/** One chunk's vectors, as `chunks` lends them. */
+export interface VectorChunk {
+  /** The vectors of the chunk's slots, slot × dim. */
+  readonly vectors: Float32Array;
+  /** The WebAssembly memory holding `vectors`, or null when plain JavaScript reads them. */
+  readonly wasmMemory: WebAssembly.Memory | null;
 }
 
 export class VectorColumn {
-  /** The vectors, slot × dim; a view into wasm memory once the column is large. */
-  data: Float32Array;
-  private wasm: WasmBacking | null = null;
-  private float64View: Float64Array | null = null;
-  private capacity: number;
+  readonly chunkSlots: number;
+  private chunks: Chunk[] = [];
+  private capacity = 0;
+  /** Whether the chunks live in wasm memory (all of them do, or none). */
+  private inWasm = false;
   private readonly simd: "auto" | "never" | "always";
   private readonly prefaulter: Prefaulter | null;
 
@@ -44,134 +54,131 @@ export class VectorColumn {
     capacity: number,
     options: VectorColumnOptions = {},
   ) {
-    this.capacity = capacity;
     this.simd = options.simd ?? "auto";
     this.prefaulter = options.prefaulter ?? null;
-    this.data = new Float32Array(capacity * dim);
-    if (this.wantsSimd(capacity)) this.moveToWasm(capacity);
+    this.chunkSlots = options.chunkSlots ?? Math.max(1, Math.floor(CHUNK_BYTES / (dim * 4)));
+    if (!Number.isSafeInteger(this.chunkSlots) || this.chunkSlots < 1 || wasmChunkBytes(dim, this.chunkSlots) > MAX_PAGES * 65_536) {
+      throw new Error(`a vector column's chunks must hold a whole number of slots, at least 1, within 4 GiB (got ${this.chunkSlots} slots of ${dim} floats)`);
+    }
+    this.grow(Math.max(capacity, 1));
   }
 
   /** Whether the SIMD kernel serves this column's queries. */
   get usesSimd(): boolean {
-    return this.wasm !== null;
+    return this.inWasm;
   }
 
-  /** The wasm memory holding the column, when it is large enough to live there. */
-  get wasmMemory(): WebAssembly.Memory | null {
-    return this.wasm?.memory ?? null;
+  /** How many chunks hold the column's capacity. */
+  get chunkCount(): number {
+    return this.chunks.length;
   }
 
   set(slot: number, vector: ArrayLike<number>): void {
-    this.data.set(vector, slot * this.dim);
+    const c = Math.floor(slot / this.chunkSlots);
+    this.chunks[c].vectors.set(vector, (slot - c * this.chunkSlots) * this.dim);
+  }
+
+  /** The vector of `slot`: a view, valid until the column grows. */
+  vector(slot: number): Float32Array {
+    const c = Math.floor(slot / this.chunkSlots);
+    const at = (slot - c * this.chunkSlots) * this.dim;
+    return this.chunks[c].vectors.subarray(at, at + this.dim);
+  }
+
+  /** The vectors of slots 0…count-1, slot × dim, copied out of their chunks into one array. */
+  copy(count: number): Float32Array {
+    const out = new Float32Array(count * this.dim);
+    for (const [c, chunk] of this.chunksOf(count).entries()) out.set(chunk.vectors, c * this.chunkSlots * this.dim);
+    return out;
+  }
+
+  /**
+   * The chunks holding slots 0…count-1, in slot order, each with views of just those slots: what
+   * one pass over the column reads (see the bench's floor). Valid until the column grows.
+   */
+  chunksOf(count: number): VectorChunk[] {
+    const out: VectorChunk[] = [];
+    for (let c = 0; c < this.chunks.length && c * this.chunkSlots < count; c++) {
+      const slots = Math.min(this.chunkSlots, count - c * this.chunkSlots);
+      const chunk = this.chunks[c];
+      out.push({ vectors: chunk.view(slots), wasmMemory: chunk.memory });
+    }
+    return out;
   }
 
   /**
    * Says that slots [from, to) are likely to be written next, so that their pages can be faulted
-   * in before then, within the capacity. Only a wasm column is worth it: a JS one is small.
+   * in before then, chunk by chunk, within the capacity. Only wasm chunks are worth it: JS ones are small.
    */
   expectWrites(from: number, to: number): void {
-    if (this.wasm === null || this.prefaulter === null) return;
-    const bytes = this.dim * 4;
+    if (this.prefaulter === null) return;
     const end = Math.min(to, this.capacity);
-    this.prefaulter.touch(this.wasm.memory, this.wasm.vectorsAt + from * bytes, this.wasm.vectorsAt + end * bytes);
+    for (let c = Math.floor(from / this.chunkSlots); c * this.chunkSlots < end; c++) {
+      const first = c * this.chunkSlots;
+      this.chunks[c].expectWrites(this.prefaulter, Math.max(from, first) - first, Math.min(end - first, this.chunkSlots));
+    }
   }
 
-  /** Grows to `capacity` slots, keeping every vector. */
+  /**
+   * Grows to `capacity` slots, keeping every vector: it grows the last chunk and adds chunks. A
+   * column that reaches SIMD_MIN_FLOATS moves its (then small) chunks into wasm memory.
+   */
   grow(capacity: number): void {
     if (capacity <= this.capacity) return;
-    if (this.wasm === null && this.wantsSimd(capacity)) {
-      this.moveToWasm(capacity);
-    } else if (this.wasm !== null) {
-      this.ensureWasmBytes(capacity);
-      this.data = new Float32Array(this.wasm.memory.buffer, this.wasm.vectorsAt, capacity * this.dim);
-    } else {
-      const next = new Float32Array(capacity * this.dim);
-      next.set(this.data);
-      this.data = next;
+    try {
+      if (!this.inWasm && this.wantsSimd(capacity)) this.moveToWasm();
+      const last = this.chunks.length - 1;
+      if (last >= 0 && this.capacity < (last + 1) * this.chunkSlots) {
+        const slots = Math.min(this.chunkSlots, capacity - last * this.chunkSlots);
+        this.chunks[last].grow(slots);
+        this.capacity = last * this.chunkSlots + slots;
+      }
+      while (this.capacity < capacity) {
+        const slots = Math.min(this.chunkSlots, capacity - this.capacity);
+        this.chunks.push(this.newChunk(slots));
+        this.capacity += slots;
+      }
+    } catch (error) {
+      if (!(error instanceof OutOfMemory)) throw error;
+      const gib = ((capacity * this.dim * 4) / 2 ** 30).toFixed(2);
+      throw new Error(
+        `an embedding column of ${capacity} × ${this.dim} floats (${gib} GiB) needs more memory than this process can get: ${error.message}`,
+        { cause: error },
+      );
     }
-    this.capacity = capacity;
   }
 
-  /** Sum of squares of one slot's vector, in the same lanes as the products (the kernel's, once there). */
+  /** Sum of squares of one slot's vector, in the same lanes as the products. */
   squaredNorm(slot: number): number {
-    const dim = this.dim;
-    if (this.wasm === null) return dotLanes(this.data, slot * dim, this.data, slot * dim, dim);
-    const { dots, vectorsAt } = this.wasm;
-    const at = vectorsAt + slot * dim * 4;
-    const outAt = resultsAt(vectorsAt, this.capacity, dim);
-    dots(at, dim, 1, at, outAt);
-    return this.wasmFloat64()[outAt / 8];
+    const c = Math.floor(slot / this.chunkSlots);
+    return this.chunks[c].squaredNorm(slot - c * this.chunkSlots);
   }
 
-  /**
-   * `dotLanes(query, vector[slot])` for slots 0…count-1. The result may be a view into wasm
-   * memory: read it before the next call or write.
-   */
-  dots(query: ArrayLike<number>, count: number): Float64Array {
-    const dim = this.dim;
-    if (this.wasm === null) {
-      const out = new Float64Array(count);
-      for (let slot = 0; slot < count; slot++) out[slot] = dotLanes(query, 0, this.data, slot * dim, dim);
-      return out;
+  /** `dotLanes(query, vector[slot])` for slots 0…count-1, written to out[slot] (a new array when none is given). */
+  dots(query: ArrayLike<number>, count: number, out: Float64Array = new Float64Array(count)): Float64Array {
+    for (let c = 0; c < this.chunks.length && c * this.chunkSlots < count; c++) {
+      const first = c * this.chunkSlots;
+      this.chunks[c].dots(query, Math.min(this.chunkSlots, count - first), out, first);
     }
-    const { memory, dots, queryAt, vectorsAt } = this.wasm;
-    const outAt = resultsAt(vectorsAt, this.capacity, dim);
-    const buffer = memory.buffer;
-    new Float32Array(buffer, queryAt, dim).set(query);
-    dots(vectorsAt, dim, count, queryAt, outAt);
-    return new Float64Array(buffer, outAt, count);
-  }
-
-  /**
-   * All of wasm memory as float64, made again only when the memory grew: making a view per call
-   * costs more than the kernel's product of one vector with itself.
-   */
-  private wasmFloat64(): Float64Array {
-    const { memory } = this.wasm as WasmBacking;
-    if (this.float64View?.buffer !== memory.buffer) this.float64View = new Float64Array(memory.buffer);
-    return this.float64View;
+    return out;
   }
 
   private wantsSimd(capacity: number): boolean {
-    if (this.simd === "never") return false;
-    if (this.simd === "auto" && capacity * this.dim < SIMD_MIN_FLOATS) return false;
-    return wasmBytesFor(vectorsOffset(this.dim), capacity, this.dim) <= MAX_PAGES * PAGE;
+    if (this.simd === "never" || !hasSimd()) return false;
+    return this.simd === "always" || capacity * this.dim >= SIMD_MIN_FLOATS;
   }
 
-  private moveToWasm(capacity: number): void {
-    const queryAt = 0;
-    const vectorsAt = vectorsOffset(this.dim);
-    const memory = sharedMemory(1);
-    const dots = instantiateDots(memory);
-    if (dots === null) return; // no SIMD here: stay on the JS path
-    this.wasm = { memory, dots, queryAt, vectorsAt };
-    this.ensureWasmBytes(capacity);
-    const data = new Float32Array(memory.buffer, vectorsAt, capacity * this.dim);
-    data.set(this.data);
-    this.data = data;
+  private newChunk(slots: number): Chunk {
+    return this.inWasm ? new WasmChunk(this.dim, slots, this.chunkSlots) : new JsChunk(this.dim, slots);
   }
 
-  private ensureWasmBytes(capacity: number): void {
-    const { memory, vectorsAt } = this.wasm as WasmBacking;
-    const needed = wasmBytesFor(vectorsAt, capacity, this.dim);
-    if (needed > MAX_PAGES * PAGE) {
-      throw new Error(`an embedding column of ${capacity} × ${this.dim} floats exceeds 4 GiB`);
-    }
-    const pages = Math.ceil(needed / PAGE);
-    const have = memory.buffer.byteLength / PAGE;
-    if (pages > have) memory.grow(pages - have);
+  /** Copies each JS chunk into a wasm chunk of the same slots: done once, while the column is small. */
+  private moveToWasm(): void {
+    this.chunks = this.chunks.map((chunk) => {
+      const wasm = new WasmChunk(this.dim, chunk.vectors.length / this.dim, this.chunkSlots);
+      wasm.vectors.set(chunk.vectors);
+      return wasm;
+    });
+    this.inWasm = true;
   }
-}
-
-const align16 = (n: number) => Math.ceil(n / 16) * 16;
-
-/** The vectors follow the query (float32 × dim), on a 16-byte boundary. */
-const vectorsOffset = (dim: number) => align16(dim * 4);
-
-/** Results follow the vectors, aligned for float64 (capacity × dim floats can be odd). */
-const resultsAt = (vectorsAt: number, capacity: number, dim: number) => align16(vectorsAt + capacity * dim * 4);
-
-/** Query, then vectors, then one float64 result per slot. */
-function wasmBytesFor(vectorsAt: number, capacity: number, dim: number): number {
-  return resultsAt(vectorsAt, capacity, dim) + capacity * 8;
 }

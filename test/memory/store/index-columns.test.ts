@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderLine } from "../../../src/memory/escape.js";
 import { ScopeIndex } from "../../../src/memory/store/index-columns.js";
 import { MEMORY_ROW } from "../../../src/memory/store/schema.js";
 import { KINDS, type Memory } from "../../../src/memory/types.js";
@@ -42,6 +43,15 @@ describe("scope index", () => {
     expect(index.size).toBe(41);
   });
 
+  it("renders a slot's line from the text its source of texts gives, reading it once", () => {
+    const read: number[] = [];
+    const index = new ScopeIndex("ana", undefined, (slot) => (read.push(slot), ["Ana likes tea", "a <b> line"][slot]));
+    index.addMany([memory(), memory()], [true, true]);
+    expect([index.line(1), index.line(1), index.line(0)]).toEqual(["a <b> line", "a <b> line", "Ana likes tea"].map(renderLine));
+    expect(read).toEqual([1, 0]);
+    expect(() => new ScopeIndex("ben").line(0)).toThrow('scope index "ben" was made without a source of texts, so it renders no lines');
+  });
+
   it("keeps each slot's source, null where the memory has none", () => {
     const index = new ScopeIndex("ana");
     index.add(memory({ source: "turn-1" }), true);
@@ -82,6 +92,22 @@ describe("scope index", () => {
     }
     expect([plain.size, plain.lastAccessedAt[16], plain.embeddings.length]).toEqual([17, T0 + 16, 0]);
     expect(Array.from(embedded.embeddings.subarray(32, 34))).toEqual([16, 1]);
+  });
+
+  it("lends a scores buffer at least as long as the index and takes it back zeroed up to the size, whose room past it no one writes", () => {
+    const index = new ScopeIndex("ana");
+    for (let i = 0; i < 3; i++) index.add(memory(), true);
+    const values = index.scoresBuffer();
+    expect(values.length).toBeGreaterThanOrEqual(3);
+    values.fill(5, 0, 3);
+    values[10] = 9; // past the size: a relevance backend never writes there
+    index.releaseScores(values, null);
+    expect(Array.from(values.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(values[10]).toBe(9);
+    expect(index.scoresBuffer()).toBe(values);
+    values[1] = 4;
+    index.releaseScores(values, Int32Array.of(1));
+    expect(values[1]).toBe(0);
   });
 
   it("bounds each kind's line costs from below by the least added, and every kind's by the least of all", () => {
@@ -153,7 +179,7 @@ describe("scope index and its prefaulter", () => {
     index.addMany(batch(3), [true, true, true]);
     index.addMany(batch(10), new Array(10).fill(true));
     expect(index.vectors?.usesSimd).toBe(true);
-    const at = (slot: number) => (index.vectors as VectorColumn).data.byteOffset + slot * dim * 4;
+    const at = (slot: number) => (index.vectors as VectorColumn).chunksOf(1)[0].vectors.byteOffset + slot * dim * 4;
     expect(prefaulter.ranges).toEqual([
       [at(3), at(6)],
       [at(13), at(16)],
@@ -177,7 +203,6 @@ function contents(index: ScopeIndex): unknown {
   const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
   return {
     ids: index.ids,
-    texts: index.texts,
     sources: index.sources,
     columns,
     embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),

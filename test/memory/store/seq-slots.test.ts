@@ -9,6 +9,7 @@ describe("seq slots", () => {
     const rows = Array.from({ length: 40 }, (_, slot) => 3 * (slot + 1));
     for (const seq of rows) slots.push(seq);
     rows.forEach((seq, slot) => expect(slots.slotOf(seq)).toBe(slot));
+    rows.forEach((seq, slot) => expect(slots.seqAt(slot)).toBe(seq));
     for (const seq of [0, 1, 2, 4, 5, 119, 121, 123, 1e9]) expect(slots.slotOf(seq)).toBeUndefined();
   });
 

@@ -456,8 +456,8 @@ describe("embeddings", () => {
     ]);
     const stored = store.embeddings("ana");
     expect(stored?.dim).toBe(2);
-    expect([...(stored?.vectors ?? [])]).toEqual([1, 2, 3, 4]);
-    expect(stored?.wasmMemory).toBeNull(); // two vectors: read by plain JavaScript
+    expect(stored?.chunks.map((c) => [...c.vectors])).toEqual([[1, 2, 3, 4]]);
+    expect(stored?.chunks[0].wasmMemory).toBeNull(); // two vectors: read by plain JavaScript
     expect(store.embeddings("ben")).toBeUndefined();
     expect(store.embeddings("nobody")).toBeUndefined();
   });
@@ -466,10 +466,11 @@ describe("embeddings", () => {
     const store = memoryStore();
     const dim = 384;
     store.rememberMany(Array.from({ length: 1000 }, (_, i) => ({ ...fact, text: `m${i}`, embedding: { model: "e", vector: new Float32Array(dim).fill(i) } })));
-    const stored = store.embeddings("ana")!;
-    expect(stored.vectors).toHaveLength(1000 * dim);
-    expect(stored.wasmMemory?.buffer).toBe(stored.vectors.buffer);
-    expect(stored.vectors[999 * dim]).toBe(999);
+    const [chunk, ...more] = store.embeddings("ana")!.chunks;
+    expect(more).toEqual([]);
+    expect(chunk.vectors).toHaveLength(1000 * dim);
+    expect(chunk.wasmMemory?.buffer).toBe(chunk.vectors.buffer);
+    expect(chunk.vectors[999 * dim]).toBe(999);
   });
 
   it("is the only view of the index a store gives", () => {

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { relevanceScore } from "../../../src/memory/scoring.js";
 import { dotLanes } from "../../../src/memory/vector/lanes.js";
 import { type DotsKernel, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
-import { SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
+import { CHUNK_BYTES, SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
+import { RESULT_SLOTS } from "../../../src/memory/vector/chunk.js";
 import { Prefaulter } from "../../../src/memory/vector/prefault.js";
 import { sharedMemory } from "../../../src/shared/wasm-encoding.js";
 
@@ -99,7 +100,7 @@ describe("the SIMD kernel", () => {
     expect(fresh.instantiateDots(sharedMemory(1))).toBeNull();
     const column = new fresh.VectorColumn(3, 2, { simd: "always" });
     expect(column.usesSimd).toBe(false);
-    expect(column.wasmMemory).toBeNull();
+    expect(column.chunksOf(2)[0].wasmMemory).toBeNull();
     column.set(0, [1, 2, 3]);
     column.set(1, [4, 5, 6]);
     expect(Array.from(column.dots([1, 0, 2], 2))).toEqual([7, 16]);
@@ -107,32 +108,61 @@ describe("the SIMD kernel", () => {
 });
 
 describe("vector column", () => {
-  /** With dim 1 the query takes 16 bytes: 16 + 4c + 8c bytes of wasm memory are exactly 4 GiB. */
-  const FOUR_GIB_SLOTS = (2 ** 32 - 16) / 12;
+  /** A JS column and wasm columns of one chunk and of many, all holding `vectors`. */
+  function columnsOf(vectors: number[][], dim: number, chunkSlots: number) {
+    const columns = {
+      js: new VectorColumn(dim, 1, { simd: "never" }),
+      jsChunks: new VectorColumn(dim, 1, { simd: "never", chunkSlots }),
+      wasm: new VectorColumn(dim, 1, { simd: "always" }),
+      wasmChunks: new VectorColumn(dim, 1, { simd: "always", chunkSlots }),
+    };
+    for (const column of Object.values(columns)) {
+      column.grow(vectors.length);
+      vectors.forEach((v, slot) => column.set(slot, v));
+    }
+    return columns;
+  }
 
   it("assembles a valid WebAssembly SIMD module", () => {
     expect(WebAssembly.validate(simdDotsModuleBytes())).toBe(true);
   });
 
-  it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])("computes the same dots and norms bit for bit in SIMD and in JS (dim %i)", (dim) => {
-    const js = new VectorColumn(dim, 4, { simd: "never" });
-    const simd = new VectorColumn(dim, 4, { simd: "always" });
-    const vectors = randomVectors(200, dim, dim);
-    js.grow(256);
-    simd.grow(256);
-    vectors.forEach((v, slot) => {
-      js.set(slot, v);
-      simd.set(slot, v);
-    });
-    expect(simd.usesSimd).toBe(true);
-    const [query] = randomVectors(1, dim, 99);
-    const a = Array.from(js.dots(query, vectors.length));
-    const b = Array.from(simd.dots(query, vectors.length));
-    expect(b).toEqual(a);
-    expect(a[5]).toBe(dotLanes(query, 0, Float32Array.from(vectors[5]), 0, dim));
-    const norms = (column: VectorColumn) => vectors.map((_, slot) => column.squaredNorm(slot));
-    expect(norms(simd)).toEqual(norms(js));
-    expect(js.squaredNorm(7)).toBe(dotLanes(vectors[7], 0, vectors[7], 0, dim));
+  it.each([1, 3, 7, 8, 9, 16, 23, 24, 31, 384])(
+    "computes the same dots and norms bit for bit in JS and in SIMD, in one chunk and in many (dim %i)",
+    (dim) => {
+      const vectors = randomVectors(200, dim, dim);
+      const columns = columnsOf(vectors, dim, 7);
+      expect([columns.wasm.chunkCount, columns.wasmChunks.chunkCount, columns.jsChunks.chunkCount]).toEqual([1, 29, 29]);
+      expect([columns.wasm.usesSimd, columns.wasmChunks.usesSimd, columns.jsChunks.usesSimd]).toEqual([true, true, false]);
+      const [query] = randomVectors(1, dim, 99);
+      const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
+      const norms = vectors.map((v) => dotLanes(v, 0, v, 0, dim));
+      for (const [name, column] of Object.entries(columns)) {
+        expect(Array.from(column.dots(query, vectors.length)), name).toEqual(expected);
+        expect(vectors.map((_, slot) => column.squaredNorm(slot)), name).toEqual(norms);
+      }
+    },
+  );
+
+  it("answers dots for the first `count` slots only, into the array it is given", () => {
+    const vectors = randomVectors(30, 5, 4);
+    const [query] = randomVectors(1, 5, 8);
+    for (const [name, column] of Object.entries(columnsOf(vectors, 5, 4))) {
+      const out = new Float64Array(40).fill(-1);
+      expect(column.dots(query, 13, out), name).toBe(out);
+      expect(Array.from(out.subarray(0, 13)), name).toEqual(vectors.slice(0, 13).map((v) => dotLanes(query, 0, Float32Array.from(v), 0, 5)));
+      expect(Array.from(out.subarray(13)), name).toEqual(new Array(27).fill(-1));
+    }
+  });
+
+  it("gives every slot its own product across the kernel's result blocks, within a chunk and across chunks", () => {
+    const count = 2 * RESULT_SLOTS + 5;
+    const vectors = Array.from({ length: count }, (_, slot) => [slot, 1]);
+    const columns = [new VectorColumn(2, count, { simd: "always" }), new VectorColumn(2, count, { simd: "always", chunkSlots: RESULT_SLOTS + 3 })];
+    for (const column of columns) {
+      vectors.forEach((v, slot) => column.set(slot, v));
+      expect(Array.from(column.dots([1, 0.5], count))).toEqual(vectors.map(([slot]) => slot + 0.5));
+    }
   });
 
   it("rounds in float32 in the SIMD kernel too", () => {
@@ -145,18 +175,6 @@ describe("vector column", () => {
     expect(single.dots([0.1], 1)[0]).toBe(Math.fround(0.1));
   });
 
-  it("keeps every vector when it grows into wasm memory", () => {
-    const column = new VectorColumn(8, 2);
-    const vectors = randomVectors(40_000, 8, 3);
-    let capacity = 2;
-    vectors.forEach((v, slot) => {
-      if (slot === capacity) column.grow((capacity *= 2));
-      column.set(slot, v);
-    });
-    expect(column.usesSimd).toBe(true);
-    expect(Array.from(column.data.subarray(8 * 123, 8 * 124))).toEqual(Array.from(Float32Array.from(vectors[123])));
-  });
-
   it("agrees with relevanceScore, which sums in the same lanes", () => {
     const [q, m] = randomVectors(2, 384, 7);
     const column = new VectorColumn(384, 1, { simd: "always" });
@@ -166,11 +184,70 @@ describe("vector column", () => {
     expect(cosine).toBe(relevanceScore(q, m32));
   });
 
+  it("keeps every vector as it grows by doubling into wasm memory and across many chunks", () => {
+    const column = new VectorColumn(8, 2, { chunkSlots: 5_000 });
+    const vectors = randomVectors(40_000, 8, 3);
+    let capacity = 2;
+    vectors.forEach((v, slot) => {
+      if (slot === capacity) column.grow((capacity *= 2));
+      column.set(slot, v);
+    });
+    expect(column.usesSimd).toBe(true);
+    expect(column.chunkCount).toBe(Math.ceil(65_536 / 5_000));
+    expect(column.copy(vectors.length)).toEqual(Float32Array.from(vectors.flat()));
+    expect(Array.from(column.vector(39_999))).toEqual(Array.from(Float32Array.from(vectors[39_999])));
+    // Lent views are of their memory's buffer as it is now, however often that memory grew.
+    expect(column.chunksOf(vectors.length).every((c) => c.vectors.buffer === c.wasmMemory?.buffer)).toBe(true);
+  });
+
+  it("grows by adding chunks and growing only the last, never moving a vector already written", () => {
+    const column = new VectorColumn(4, 3, { simd: "always", chunkSlots: 10 });
+    column.set(2, [1, 2, 3, 4]);
+    const [first] = column.chunksOf(3);
+    column.grow(15);
+    const grown = column.chunksOf(15);
+    expect(grown.map((c) => c.vectors.length)).toEqual([40, 20]);
+    expect(grown[0].wasmMemory).toBe(first.wasmMemory);
+    expect(grown[0].vectors.byteOffset).toBe(first.vectors.byteOffset);
+    expect(new Set(grown.map((c) => c.wasmMemory)).size).toBe(2);
+    const second = grown[1].wasmMemory;
+    column.grow(30);
+    expect(column.chunksOf(30).map((c) => c.wasmMemory)).toEqual([first.wasmMemory, second, expect.any(WebAssembly.Memory)]);
+    expect(Array.from(column.vector(2))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("lends its chunks in slot order, cut to the slots asked for, as views of what it holds", () => {
+    const vectors = randomVectors(23, 3, 11);
+    const { wasmChunks, jsChunks } = columnsOf(vectors, 3, 7);
+    for (const column of [wasmChunks, jsChunks]) {
+      const chunks = column.chunksOf(16);
+      expect(chunks.map((c) => c.vectors.length)).toEqual([21, 21, 6]);
+      expect(Float32Array.from(chunks.flatMap((c) => Array.from(c.vectors)))).toEqual(column.copy(16));
+      expect(column.copy(16)).toEqual(Float32Array.from(vectors.slice(0, 16).flat()));
+    }
+    expect(wasmChunks.chunksOf(16).every((c) => c.wasmMemory?.buffer === c.vectors.buffer)).toBe(true);
+    expect(jsChunks.chunksOf(16).every((c) => c.wasmMemory === null)).toBe(true);
+  });
+
+  it("holds 8,192-dim vectors past the 65,537th, beyond 4 GiB in all, with every chunk within one memory's 4 GiB", () => {
+    const dim = 8_192;
+    const column = new VectorColumn(dim, 1);
+    column.grow(140_000); // 4.27 GiB of vectors: one 32-bit memory could not hold them
+    expect(column.usesSimd).toBe(true);
+    expect(column.chunkCount).toBe(Math.ceil(140_000 / (CHUNK_BYTES / (dim * 4))));
+    const v = Float32Array.from({ length: dim }, (_, i) => (i % 3) - 1);
+    for (const slot of [0, 65_536, 139_999]) column.set(slot, v);
+    const expected = dotLanes(v, 0, v, 0, dim);
+    expect([0, 65_536, 139_999].map((slot) => column.squaredNorm(slot))).toEqual([expected, expected, expected]);
+    expect(column.dots(v, 2)[0]).toBe(expected);
+    expect(Array.from(column.vector(139_999))).toEqual(Array.from(v));
+  });
+
   it("moves to wasm memory when it reaches SIMD_MIN_FLOATS, not before", () => {
     const slots = SIMD_MIN_FLOATS / 8;
     const column = new VectorColumn(8, slots - 1);
     expect(column.usesSimd).toBe(false);
-    expect(column.wasmMemory).toBeNull();
+    expect(column.chunksOf(1)[0].wasmMemory).toBeNull();
     column.set(slots - 2, [1, 2, 3, 4, 5, 6, 7, 8]);
     column.grow(slots);
     expect(column.usesSimd).toBe(true);
@@ -183,74 +260,70 @@ describe("vector column", () => {
     expect(never.usesSimd).toBe(false);
     never.grow(SIMD_MIN_FLOATS / 4);
     expect(never.usesSimd).toBe(false);
-    expect(never.wasmMemory).toBeNull();
+    expect(never.chunksOf(1)[0].wasmMemory).toBeNull();
     const always = new VectorColumn(8, 1, { simd: "always" });
     expect(always.usesSimd).toBe(true);
-    expect(always.wasmMemory?.buffer).toBe(always.data.buffer);
-  });
-
-  it("answers dots on the SIMD path in wasm memory itself, without copying them out", () => {
-    const column = new VectorColumn(3, 2, { simd: "always" });
-    column.set(0, [1, 2, 3]);
-    column.set(1, [4, 5, 6]);
-    const dots = column.dots([1, 0, 2], 2);
-    expect(Array.from(dots)).toEqual([7, 16]);
-    expect(dots.buffer).toBe(column.wasmMemory?.buffer);
+    const [chunk] = always.chunksOf(1);
+    expect(chunk.wasmMemory?.buffer).toBe(chunk.vectors.buffer);
   });
 
   it("changes nothing when asked to grow to the capacity it has, or less", () => {
     const column = new VectorColumn(3, 4, { simd: "never" });
     column.set(3, [1, 2, 3]);
-    const data = column.data;
+    const [chunk] = column.chunksOf(4);
     column.grow(4);
     column.grow(2);
-    expect(column.data).toBe(data);
-    expect(Array.from(column.data.subarray(9))).toEqual([1, 2, 3]);
+    expect(column.chunksOf(4)[0].vectors.buffer).toBe(chunk.vectors.buffer);
+    expect(Array.from(column.vector(3))).toEqual([1, 2, 3]);
   });
 
-  it("grows its wasm memory in place, by the 64 KiB pages that the query, vectors and results need", () => {
-    // With dim 4, 16 + 16c + 8c bytes fill one page exactly at c = 2730.
-    const column = new VectorColumn(4, 2000, { simd: "always" });
-    const memory = column.wasmMemory;
-    const buffer = memory?.buffer;
-    column.grow(2730);
-    expect(column.wasmMemory?.buffer).toBe(buffer); // no page added: views taken before stay valid
-    expect(buffer?.byteLength).toBe(65_536);
-    column.grow(2731);
-    expect(column.wasmMemory).toBe(memory);
-    expect(memory?.buffer.byteLength).toBe(2 * 65_536);
-    const vectors = randomVectors(2731, 4, 5);
-    const js = new VectorColumn(4, 2731, { simd: "never" });
-    vectors.forEach((v, slot) => {
-      column.set(slot, v);
-      js.set(slot, v);
+  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results and vectors need", () => {
+    // With dim 4, 16 + 8·RESULT_SLOTS + 16c bytes fill two pages exactly at c = (2·65,536 − 16 − 8·RESULT_SLOTS) / 16.
+    const fits = (2 * 65_536 - 16 - 8 * RESULT_SLOTS) / 16;
+    const column = new VectorColumn(4, 100, { simd: "always" });
+    const [{ wasmMemory }] = column.chunksOf(1);
+    column.grow(fits);
+    expect(wasmMemory?.buffer.byteLength).toBe(2 * 65_536);
+    column.grow(fits + 1);
+    expect(column.chunksOf(1)[0].wasmMemory).toBe(wasmMemory);
+    expect(wasmMemory?.buffer.byteLength).toBe(3 * 65_536);
+  });
+
+  it("refuses chunks that are not a whole number of slots, or that one wasm memory could not hold", () => {
+    for (const chunkSlots of [0, 2.5]) {
+      expect(() => new VectorColumn(4, 1, { chunkSlots })).toThrow(/chunks must hold a whole number of slots, at least 1, within 4 GiB \(got .* slots of 4 floats\)/);
+    }
+    expect(() => new VectorColumn(1, 1, { chunkSlots: 2 ** 30 })).toThrow("got 1073741824 slots of 1 floats");
+    const most = (2 ** 32 - 16 - 8 * RESULT_SLOTS) / 4;
+    expect(() => new VectorColumn(1, 1, { chunkSlots: most + 1 })).toThrow(`got ${most + 1} slots of 1 floats`);
+    expect(new VectorColumn(1, 1, { chunkSlots: most }).chunkSlots).toBe(most);
+  });
+
+  it("says how large the column was to be when the machine runs out of memory, keeping what it holds", () => {
+    const dim = 1_024;
+    const column = new VectorColumn(dim, 2, { simd: "always" });
+    const ones = new Array(dim).fill(1);
+    column.set(1, ones);
+    vi.spyOn(WebAssembly.Memory.prototype, "grow").mockImplementation(() => {
+      throw new RangeError("WebAssembly.Memory.grow(): Unable to grow instance memory");
     });
-    const [query] = randomVectors(1, 4, 6);
-    expect(Array.from(column.dots(query, 2731))).toEqual(Array.from(js.dots(query, 2731)));
-  });
-
-  it("moves to wasm memory when it needs exactly 4 GiB, and stays on the JS path beyond", () => {
-    const fits = new VectorColumn(1, 1);
-    fits.grow(FOUR_GIB_SLOTS);
-    expect(fits.usesSimd).toBe(true);
-    expect(fits.wasmMemory?.buffer.byteLength).toBe(2 ** 32);
-    const beyond = new VectorColumn(1, 1);
-    beyond.set(0, [2]);
-    beyond.grow(FOUR_GIB_SLOTS + 1);
-    expect(beyond.usesSimd).toBe(false);
-    expect(beyond.data.length).toBe(FOUR_GIB_SLOTS + 1);
-    expect(beyond.squaredNorm(0)).toBe(4);
-  });
-
-  it("grows a wasm column to exactly 4 GiB, and refuses to go beyond, naming its size", () => {
-    const column = new VectorColumn(1, 1, { simd: "always" });
-    expect(() => column.grow(FOUR_GIB_SLOTS + 1)).toThrow(
-      new Error(`an embedding column of ${FOUR_GIB_SLOTS + 1} × 1 floats exceeds 4 GiB`),
+    expect(() => column.grow(300_000)).toThrow(
+      new Error("an embedding column of 300000 × 1024 floats (1.14 GiB) needs more memory than this process can get: WebAssembly.Memory.grow(): Unable to grow instance memory"),
     );
-    column.grow(FOUR_GIB_SLOTS);
-    expect(column.wasmMemory?.buffer.byteLength).toBe(2 ** 32);
-    column.set(FOUR_GIB_SLOTS - 1, [3]);
-    expect(column.squaredNorm(FOUR_GIB_SLOTS - 1)).toBe(9);
+    vi.restoreAllMocks();
+    expect(column.squaredNorm(1)).toBe(dim);
+    column.grow(250);
+    column.set(249, ones);
+    expect(Array.from(column.dots(ones, 250).subarray(248))).toEqual([0, dim]);
+  });
+
+  it("passes on any other failure as it is", () => {
+    const column = new VectorColumn(4, 2, { simd: "always" });
+    vi.spyOn(WebAssembly.Memory.prototype, "grow").mockImplementation(() => {
+      throw new TypeError("not ours");
+    });
+    expect(() => column.grow(100_000)).toThrow(new TypeError("not ours"));
+    vi.restoreAllMocks();
   });
 });
 
@@ -266,14 +339,30 @@ describe("a column expecting writes", () => {
   it("asks its prefaulter to touch the bytes of the slots expected, up to its capacity", () => {
     const prefaulter = new RecordingPrefaulter();
     const column = new VectorColumn(4, 100, { simd: "always", prefaulter });
-    const at = (slot: number) => column.data.byteOffset + slot * 16;
+    const [{ vectors, wasmMemory }] = column.chunksOf(1);
+    const at = (slot: number) => vectors.byteOffset + slot * 16;
     column.expectWrites(10, 30);
     column.expectWrites(90, 130);
     column.expectWrites(100, 120);
     expect(prefaulter.ranges).toEqual([
-      [column.wasmMemory, at(10), at(30)],
-      [column.wasmMemory, at(90), at(100)],
-      [column.wasmMemory, at(100), at(100)],
+      [wasmMemory, at(10), at(30)],
+      [wasmMemory, at(90), at(100)],
+      [wasmMemory, at(100), at(100)],
+    ]);
+  });
+
+  it("asks for each chunk's part of the slots in that chunk's own memory", () => {
+    const prefaulter = new RecordingPrefaulter();
+    const column = new VectorColumn(4, 100, { simd: "always", prefaulter, chunkSlots: 40 });
+    const chunks = column.chunksOf(100);
+    const at = (c: number, slot: number) => [chunks[c].wasmMemory, chunks[c].vectors.byteOffset + slot * 16];
+    column.expectWrites(30, 95);
+    column.expectWrites(95, 200);
+    expect(prefaulter.ranges).toEqual([
+      [...at(0, 30), at(0, 40)[1]],
+      [...at(1, 0), at(1, 40)[1]],
+      [...at(2, 0), at(2, 15)[1]],
+      [...at(2, 15), at(2, 20)[1]],
     ]);
   });
 

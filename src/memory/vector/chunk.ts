@@ -1,0 +1,166 @@
+/**
+ * One chunk of a vector column: a run of consecutive slots in a block of its own, either a plain
+ * Float32Array read by the JS loop or a shared WebAssembly memory read by its own instance of the
+ * SIMD kernel. Both compute `dotLanes`, so which kind holds a slot never changes a result.
+ */
+import { dotLanes } from "./lanes.js";
+import type { Prefaulter } from "./prefault.js";
+import { type DotsKernel, instantiateDots } from "./simd-dots.js";
+import { sharedMemory } from "../../shared/wasm-encoding.js";
+
+/**
+ * Products the kernel writes before they are copied out, at most: small enough to stay in cache
+ * between the kernel's write and the copy, large enough that the calls cost nothing beside the
+ * pass over the vectors.
+ */
+export const RESULT_SLOTS = 4096;
+
+const PAGE = 65_536;
+
+/** The runtime could not give a chunk the memory it asked for. */
+export class OutOfMemory extends Error {}
+
+/**
+ * Runs one allocation, telling the RangeError a runtime throws when memory runs out (a memory it
+ * cannot make or grow, an array buffer it cannot allocate) from every other failure.
+ */
+function allocate<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof RangeError) throw new OutOfMemory(error.message, { cause: error });
+    throw error;
+  }
+}
+
+export interface Chunk {
+  /** The chunk's vectors, slot × dim, over its whole capacity; replaced when it grows. */
+  readonly vectors: Float32Array;
+  /** The memory holding them, when the SIMD kernel reads them. */
+  readonly memory: WebAssembly.Memory | null;
+  /** Grows to `slots` slots, keeping every vector. */
+  grow(slots: number): void;
+  /** A view of the vectors of its slots 0…slots-1, over the current buffer of its memory when it has one. */
+  view(slots: number): Float32Array;
+  /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s]. */
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void;
+  squaredNorm(slot: number): number;
+  /** Asks `prefaulter` to fault in the pages of slots [from, to), where that is worth it. */
+  expectWrites(prefaulter: Prefaulter, from: number, to: number): void;
+}
+
+/** A chunk in a plain Float32Array: the JS path, for small columns and runtimes without SIMD. */
+export class JsChunk implements Chunk {
+  vectors: Float32Array;
+  readonly memory = null;
+
+  constructor(
+    private readonly dim: number,
+    slots: number,
+  ) {
+    this.vectors = allocate(() => new Float32Array(slots * dim));
+  }
+
+  grow(slots: number): void {
+    const next = allocate(() => new Float32Array(slots * this.dim));
+    next.set(this.vectors);
+    this.vectors = next;
+  }
+
+  view(slots: number): Float32Array {
+    return this.vectors.subarray(0, slots * this.dim);
+  }
+
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+    const { dim, vectors } = this;
+    for (let s = 0; s < count; s++) out[at + s] = dotLanes(query, 0, vectors, s * dim, dim);
+  }
+
+  squaredNorm(slot: number): number {
+    const at = slot * this.dim;
+    return dotLanes(this.vectors, at, this.vectors, at, this.dim);
+  }
+
+  expectWrites(): void {
+    // A JS chunk is small, and its array was zeroed, so faulted in, when it was made.
+  }
+}
+
+/**
+ * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
+ * kernel's results (RESULT_SLOTS float64), then the vectors, which alone grow: the memory grows
+ * in place, by pages, up to the most the chunk can hold.
+ */
+export class WasmChunk implements Chunk {
+  vectors: Float32Array;
+  readonly memory: WebAssembly.Memory;
+  private readonly kernel: DotsKernel;
+  private readonly query: Float32Array;
+  private readonly results: Float64Array;
+  private readonly resultsAt: number;
+  private readonly vectorsAt: number;
+
+  /**
+   * A chunk of `slots` slots that can grow to `maxSlots`. Only where the runtime has WebAssembly
+   * SIMD (see hasSimd): the column checks before it makes one.
+   */
+  constructor(
+    private readonly dim: number,
+    slots: number,
+    maxSlots: number,
+  ) {
+    // Made as large as `slots` need, so that the query's and results' views below fit from the start.
+    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots), pagesFor(dim, maxSlots)));
+    const kernel = instantiateDots(this.memory);
+    if (kernel === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
+    this.kernel = kernel;
+    this.resultsAt = align16(dim * 4);
+    this.vectorsAt = this.resultsAt + RESULT_SLOTS * 8;
+    this.query = new Float32Array(this.memory.buffer, 0, dim);
+    // Shared memories never move as they grow, so views made now stay valid.
+    this.results = new Float64Array(this.memory.buffer, this.resultsAt, RESULT_SLOTS);
+    this.vectors = new Float32Array(0);
+    this.grow(slots);
+  }
+
+  grow(slots: number): void {
+    const pages = pagesFor(this.dim, slots);
+    const have = this.memory.buffer.byteLength / PAGE;
+    if (pages > have) allocate(() => this.memory.grow(pages - have));
+    this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
+  }
+
+  view(slots: number): Float32Array {
+    // Made anew: the memory's buffer object can change after a grow, and a caller may compare it with `vectors.buffer`.
+    return new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
+  }
+
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+    const { dim, kernel, results, resultsAt } = this;
+    this.query.set(query);
+    const stride = dim * 4;
+    for (let s = 0; s < count; s += RESULT_SLOTS) {
+      const n = Math.min(RESULT_SLOTS, count - s);
+      kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
+      out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
+    }
+  }
+
+  squaredNorm(slot: number): number {
+    const at = this.vectorsAt + slot * this.dim * 4;
+    this.kernel(at, this.dim, 1, at, this.resultsAt);
+    return this.results[0];
+  }
+
+  expectWrites(prefaulter: Prefaulter, from: number, to: number): void {
+    const bytes = this.dim * 4;
+    prefaulter.touch(this.memory, this.vectorsAt + from * bytes, this.vectorsAt + to * bytes);
+  }
+}
+
+const align16 = (n: number) => Math.ceil(n / 16) * 16;
+
+/** Bytes of a WasmChunk of `slots` slots: query, results, vectors. */
+export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4;
+
+const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);
