@@ -101,6 +101,23 @@ describe("BoundedHeap", () => {
     expect(() => heap.push(1)).toThrow(/full/);
   });
 
+  it("asks its order only about items offered, never about a place past either end", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 30 }), fc.integer({ min: 0, max: 8 }), (keys, capacity) => {
+        const asked: unknown[] = [];
+        const order = byKey(keys);
+        const heap = new BoundedHeap(capacity, (a, b) => {
+          asked.push(a, b);
+          return order(a, b);
+        });
+        keys.forEach((_, i) => heap.offer(i));
+        expect(asked.filter((item) => !(typeof item === "number" && item >= 0 && item < keys.length))).toEqual([]);
+        expect(heap.sorted()).toEqual(fullOrder(keys).slice(0, capacity));
+      }),
+      { seed: 13 },
+    );
+  });
+
   it("with capacity 0 keeps nothing", () => {
     const heap = new BoundedHeap(0, byKey([1, 2]));
     heap.offer(0);

@@ -207,6 +207,24 @@ describe("section ranking", () => {
       expect([...ordered]).toEqual([0, 2, 4, 1, 3]);
       expect([...relevance.matched!]).toEqual([0, 1, 2, 3, 4]);
       expect(top2({ matched: ordered, matchedByRelevance: true })).toEqual(["m4", "m2"]);
+      // The order speaks of given slots only: the backend's own, in slot order, is read to the end.
+      expect(top2({ matchedByRelevance: true })).toEqual(["m4", "m2"]);
+      store.close();
+    });
+
+    it("divides relevance by the largest among the section's candidates when the backend gives no postings", () => {
+      const store = openStore(":memory:", { tokenizer: fourCharacters });
+      const fact = (id: string, expiresAt: number | null) => ({ id, scope: "u", kind: "semantic" as const, text: id, createdAt: T0 - HOUR, importance: 5, expiresAt });
+      store.rememberMany([fact("a", null), fact("b", null), fact("c", null), fact("gone", T0 - HOUR)]);
+      const index = scopeIndex(store, "u")!;
+      const values = new Float64Array(index.size);
+      for (const [id, raw] of [["a", 2], ["b", 4], ["c", 1], ["gone", 8]] as const) values[index.slotOf(id)!] = raw;
+      const config = { ...streamPreset.score, relevance: "embedding" as const, weights: [1, 0, 0] as [number, number, number] };
+      const ranking = new SectionRanking(index, null, streamPreset.pooled, config, { values, matched: null, scaleToCandidates: true }, T0);
+      const top = ranking.top(3);
+      // The expired memory's 8 is no candidate's: b's 4 is the largest.
+      expect([...top.slots].map((slot) => index.ids[slot])).toEqual(["b", "a", "c"]);
+      expect(top.rel).toEqual([1, 0.5, 0.25]);
       store.close();
     });
 

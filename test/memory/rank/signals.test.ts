@@ -111,6 +111,27 @@ describe("the bound on a memory that matches nothing (unmatchedBound)", () => {
   });
 });
 
+describe("the bounds under min-max scaling", () => {
+  // Relevance scaled over 0 to 0.4, recency over 0 to 0.5, importance over 0.3 to 0.8.
+  const ranges = { rel: { min: 0, max: 0.4 }, rec: { min: 0, max: 0.5 }, imp: { min: 0.3, max: 0.8 } };
+
+  it("weigh each signal scaled into its range: relevance", () => {
+    const { signals } = signalsOver(THREE, { weights: [2, 3, 1] });
+    signals.scaleOver(ranges);
+    // Relevance 0.1 scales to 0.25, the best recency (0.5 + margin) to just above 1, importance 0.8 to 1.
+    const best = 2 * (0.1 / 0.4) + 3 * ((0.5 + MARGIN) / 0.5) + 1 * ((0.8 - 0.3) / (0.8 - 0.3));
+    expect(signals.cannotReachWith(0.1, best)).toBe(false);
+    expect(signals.cannotReachWith(0.1, best + 1e-9)).toBe(true);
+  });
+
+  it("weigh each signal scaled into its range: recency", () => {
+    const { signals } = signalsOver(THREE, { weights: [2, 3, 1] });
+    signals.scaleOver(ranges);
+    // Recency 0.25 two hours ago scales to 0.5; importance 0.8 to 1.
+    expect(signals.unmatchedBound(KIND_CODE.semantic, T0 - 2 * HOUR, 0.3, 0.8)).toBe(2 * 0 + 3 * ((0.25 + MARGIN) / 0.5) + 1 * 1);
+  });
+});
+
 describe("the cutoff below which relevance alone rules a memory out (relevanceCutoff)", () => {
   it("is the relevance that just reaches the bar, within rounding, on the backend's raw scale", () => {
     const { signals } = signalsOver(THREE, { weights: [2, 1, 1] }, { relDivisor: 4 });
@@ -128,6 +149,25 @@ describe("the cutoff below which relevance alone rules a memory out (relevanceCu
     expect(cutoff).toBeGreaterThan(0.35 - 1e-9);
     expect(cutoff).toBeLessThan(0.35);
     expect(signals.cannotReachWith(cutoff, 2)).toBe(true);
+  });
+
+  it("steps below a guess that reaches the bar exactly, whatever the signs of the bar and the rest", () => {
+    // No decay: the best recency is 1, and importance 5 scores 0.5, so the rest is exactly 1.5.
+    const flat = [memory("a", "semantic", 1, 5), memory("b", "episodic", 2, 5)];
+    const { signals } = signalsOver(flat, { kindDecay: { semantic: 1, episodic: 1 } });
+    for (const bar of [2, 0, -1]) {
+      const solution = bar - 1.5;
+      expect(signals.cannotReachWith(solution, bar)).toBe(false);
+      const cutoff = signals.relevanceCutoff(bar);
+      expect(cutoff).toBeLessThan(solution);
+      expect(cutoff).toBeGreaterThan(solution - 1e-9);
+      expect(signals.cannotReachWith(cutoff, bar)).toBe(true);
+    }
+  });
+
+  it("claims none when the solution overflows, as under a relevance weight near the smallest number", () => {
+    const { signals } = signalsOver(THREE, { weights: [Number.MIN_VALUE, 1, 1] });
+    expect(signals.relevanceCutoff(2)).toBe(Number.NEGATIVE_INFINITY);
   });
 
   it("is claimed only for a positive relevance weight and unscaled signals", () => {
