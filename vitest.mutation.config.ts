@@ -19,9 +19,9 @@ export default defineConfig({
     // one worker runs every file in one process, so a test that leaks state into a later file
     // fails this suite rather than a mutation run hours later.
     isolate: false,
-    // As Stryker's runner runs them: in one worker thread, one test at a time, whatever the number
-    // of cores (npm test runs this suite so, as a project of vitest.config.ts).
-    pool: "threads",
+    // As Stryker's runner runs them: in one worker, one test at a time, whatever the number of
+    // cores (npm test runs this suite so, as a project of vitest.config.ts). Stryker's worker is a
+    // thread; here it is the default process, so the tests that need the main thread (chdir) run too.
     maxWorkers: 1,
     maxConcurrency: 1,
     // The first run counts which tests reach each mutant, statement by statement: many times slower.
