@@ -378,14 +378,14 @@ export const EQUIVALENT_MUTANTS = [
     code: "slot >= 0 && slot < view.size",
     mutator: "ConditionalExpression",
     replacements: ["true"],
-    reason: "a slot out of range reads undefined from the current column, so isCandidate rejects it anyway",
+    reason: "a slot past the size reads 0 from `current` (the room a column grows into), and a negative one undefined, so isCandidate rejects it anyway",
   },
   {
     file: "src/memory/rank/section-ranking.ts",
     code: "slot >= 0 && slot < view.size",
     mutator: "LogicalOperator",
     replacements: ["slot >= 0 || slot < view.size"],
-    reason: "a slot out of range reads undefined from the current column, so isCandidate rejects it anyway",
+    reason: "a slot past the size reads 0 from `current` (the room a column grows into), and a negative one undefined, so isCandidate rejects it anyway",
   },
   {
     file: "src/memory/rank/section-ranking.ts",
