@@ -67,21 +67,6 @@ export const EQUIVALENT_MUTANTS = [
       "a shorter head holds every candidate, each kept or costing more than the quota left, so the search past it would find nothing",
   },
   {
-    file: "src/memory/vector/vector-column.ts",
-    code: "this.wasm === null",
-    within: "if (this.wasm === null) return dotLanes(this.data",
-    mutator: "ConditionalExpression",
-    replacements: ["true"],
-    reason: "the JS loop computes the kernel's dotLanes bit for bit; the kernel is only faster",
-  },
-  {
-    file: "src/memory/vector/vector-column.ts",
-    code: "slot < count",
-    mutator: "EqualityOperator",
-    replacements: ["slot <= count"],
-    reason: "a turn at slot = count writes past the end of out, which a typed array ignores",
-  },
-  {
     file: "src/memory/vector/simd-dots.ts",
     code: "j < 7",
     mutator: "EqualityOperator",
@@ -267,7 +252,7 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/store/index-columns.ts",
-    code: "{\n    if (written === null) values.fill(0); …",
+    code: "{\n    if (written === null) values.fill(0, 0, this.size); …",
     mutator: "BlockStatement",
     replacements: ["{}"],
     reason: "without a spare, scoresBuffer allocates a zeroed array, which costs only time",
