@@ -439,6 +439,158 @@ export const EQUIVALENT_MUTANTS = [
     replacements: ["i <= matched.length"],
     reason: "the read one past the end counts under the key \"undefined\", which no kind's array is made from",
   },
+  {
+    file: "src/memory/rank/signals.ts",
+    code: "d >= 0",
+    within: "d >= 0 && d < 1",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "the logarithm of a negative decay is NaN, the value the guard gives it anyway",
+  },
+  {
+    file: "src/memory/rank/signals.ts",
+    code: "d < 1",
+    mutator: "EqualityOperator",
+    replacements: ["d <= 1"],
+    reason: "at a decay of 1 the pow-free bound is 1 + 1e-9, above the best recency (at most 1) already compared with the bar",
+  },
+  {
+    file: "src/memory/rank/signals.ts",
+    code: "this.w1 >= 0",
+    within: "this.w1 >= 0 ? ceiling.recency",
+    mutator: "EqualityOperator",
+    replacements: ["this.w1 > 0"],
+    reason: "at a recency weight of 0 the best recency, a finite number, is multiplied by 0",
+  },
+  {
+    file: "src/memory/rank/signals.ts",
+    code: "this.w2 >= 0",
+    within: "this.w2 >= 0 ? ceiling.importance",
+    mutator: "EqualityOperator",
+    replacements: ["this.w2 > 0"],
+    reason: "at an importance weight of 0 either end of the range is multiplied by 0",
+  },
+  {
+    file: "src/memory/rank/signals.ts",
+    code: "this.w0 > 0",
+    mutator: "EqualityOperator",
+    replacements: ["this.w0 >= 0"],
+    reason: "at a relevance weight of 0 every guess is infinite or NaN, and 0 times it NaN, so the bound never holds and no cutoff is claimed",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "Math.min(depth, 64) + 1",
+    mutator: "ArithmeticOperator",
+    replacements: ["Math.min(depth, 64) - 1"],
+    reason: "candidates are plain arrays that grow as entries are written past their end",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "slot < view.size",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "a slot past the size reads 0 from `current` (the room a column grows into), or undefined past that room, so isCandidate rejects it anyway",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "slot < view.size",
+    mutator: "EqualityOperator",
+    replacements: ["slot <= view.size"],
+    reason: "the slot at the size reads 0 from `current` (the room a column grows into), so isCandidate rejects it anyway",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "targets.length === 0",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "with no target the bar is +Infinity and no target is left placing, so the walk gives nothing and ends at its first visit at the latest",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "slot !== target",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "the section order is strict: a memory never comes before itself",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "this.kind === null",
+    within: "const list = this.kind === null",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "walking every slot, isCandidate rejects the other kinds before any visit",
+  },
+  ...(() => {
+    const belowCutoff =
+      "a relevance at or below the cutoff fails cannotReachWith, which admits asks first: the walk passes over the same memories, one comparison later";
+    const staleCutoff =
+      "the bar only rises, so a cutoff kept from a lower bar is lower, and admits passes over what the new one would: the same memories are visited";
+    return [
+      ["raw <= cutoff", "ConditionalExpression", ["false"], belowCutoff],
+      ["raw <= cutoff", "EqualityOperator", ["raw < cutoff"], belowCutoff],
+      ["{\n        if (descending) break; …", "BlockStatement", ["{}"], belowCutoff],
+      ["raised !== bar && byScore", "ConditionalExpression", ["false"], staleCutoff],
+      ["raised !== bar", "ConditionalExpression", ["true"], staleCutoff],
+      ["raised !== bar", "EqualityOperator", ["raised === bar"], staleCutoff],
+    ].map(([code, mutator, replacements, reason]) => ({ file: "src/memory/rank/section-ranking.ts", code, mutator, replacements, reason }));
+  })(),
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "descending",
+    within: "if (descending",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "past the first slot below the cutoff, in a walk by relevance, every slot is below it too: the walk passes over each, and visits the same",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "this.byScore && signals.cannotReachWith(rel, bar)",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "for a candidate, cannotReach's first test, at its own importance, rules out all that cannotReachWith does, at the best",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "exhausted(r)",
+    within: "if (exhausted(r)) return",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "an exhausted run's bound is never read: the walk tests exhaustion first",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "bounds[r] > bounds[best]",
+    mutator: "EqualityOperator",
+    replacements: ["bounds[r] >= bounds[best]"],
+    reason: "on a tie the walk takes another run as good as this one: only the order of equally bounded memories changes, and the heap keeps the same ones",
+  },
+  ...[
+    ["best !== -1", "ConditionalExpression", ["true"]],
+    ["best !== -1", "EqualityOperator", ["best === -1"]],
+    ["-1", "UnaryOperator", ["+1"]],
+  ].map(([code, mutator, replacements]) => ({
+    file: "src/memory/rank/section-ranking.ts",
+    code,
+    within: "if (best !== -1) second",
+    mutator,
+    replacements,
+    reason:
+      "at best -1 the second best becomes Math.max of an undefined bound, NaN, so the walk looks at every run again after each visit: it takes the same run, or one as good",
+  })),
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "!exhausted(best) && bounds[best] >= second && bounds[best] >= bar",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "the walk looks at every run again after each visit: it takes the same run, or one as good, and stops at the same bar",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
+    code: "bounds[best] >= bar",
+    mutator: "EqualityOperator",
+    replacements: ["bounds[best] > bar"],
+    reason: "a run whose bound equals the bar is taken again by the outer loop, which stops only below the bar",
+  },
 ];
 
 const LOCATED = /\s…$/;

@@ -14,7 +14,7 @@ import { bm25Relevance } from "../../../src/memory/relevance/bm25.js";
 import { wordsRelevance } from "../../../src/memory/relevance/words.js";
 import { openStore, scopeIndex } from "../../../src/memory/store/store.js";
 import type { TokenCounter } from "../../../src/memory/tokenizer.js";
-import { KINDS, type NewMemory, type RelevanceBackendName, type RetrievalPolicy } from "../../../src/memory/types.js";
+import { KINDS, type Kind, type NewMemory, type RelevanceBackendName, type RetrievalPolicy } from "../../../src/memory/types.js";
 import { HOUR, T0 } from "../helpers.js";
 import { expectRetrieveMatchesScan, scanRetrieve } from "../reference-scan.js";
 
@@ -248,5 +248,109 @@ describe("section ranking", () => {
       expect(ranking.visited).toBe(3);
       close();
     });
+  });
+});
+
+describe("section ranking, case by case", () => {
+  const EPISODIC = KINDS.indexOf("episodic");
+  /** Rule of a section ranked by score, with no quota and no relevance rule. */
+  const byScore = { order: "score" as const, fit: "stop" as const, limit: 10, quota: null, requireRelevance: false };
+  const rates = (weights: [number, number, number], normalise: "none" | "minmax" = "none") => ({
+    ...streamPreset.score,
+    relevance: "words" as const,
+    weights,
+    decayRate: 0.5,
+    normalise,
+  });
+  const fact = (id: string, kind: Kind, text: string, hoursAgo: number, importance = 5): NewMemory => ({
+    id,
+    scope: "u",
+    kind,
+    text,
+    createdAt: T0 - hoursAgo * HOUR,
+    importance,
+  });
+  /** A store of `memories`, with relevance `raw` by id (0 for the rest) and those above 0 as the postings. */
+  function storeWith(memories: NewMemory[], raw: Record<string, number> = {}) {
+    const store = openStore(":memory:", { tokenizer: fourCharacters });
+    store.rememberMany(memories);
+    const index = scopeIndex(store, "u")!;
+    const values = new Float64Array(index.size);
+    for (const [id, value] of Object.entries(raw)) values[index.slotOf(id)!] = value;
+    const matched = Int32Array.from(Object.keys(raw).map((id) => index.slotOf(id)!));
+    const ids = (c: { slots: number[] }) => c.slots.map((slot) => index.ids[slot]);
+    return { store, index, relevance: { values, matched, scaleToCandidates: false }, ids };
+  }
+
+  it("reads given postings in their own order when told they are not ordered by relevance", () => {
+    const store = openStore(":memory:", { tokenizer: fourCharacters });
+    const texts: [string, number][] = [["apple pear", 9], ["apple", 8], ["apple pear", 7], ["apple", 6], ["apple pear", 1]];
+    store.rememberMany(texts.map(([text, hours], i) => ({ id: `m${i}`, scope: "u", kind: "semantic", text, createdAt: T0 - hours * HOUR })));
+    const index = scopeIndex(store, "u")!;
+    const relevance = wordsRelevance({ index, query: { text: "apple pear" }, now: T0, stopwords: false });
+    const ranking = new SectionRanking(index, null, byScore, rates([1, 0, 0]), relevance, T0, { matched: relevance.matched, matchedByRelevance: false });
+    // m3 falls below the cutoff m2 raises, and m4 after it still ties for first.
+    expect([...ranking.top(2).slots].map((slot) => index.ids[slot])).toEqual(["m4", "m2"]);
+    store.close();
+  });
+
+  it("takes every candidate for a depth beyond their number, however large", () => {
+    const { store, relevance, ids, index } = storeWith([fact("a", "semantic", "a", 1), fact("b", "semantic", "b", 2), fact("c", "semantic", "c", 3)]);
+    const ranking = new SectionRanking(index, null, byScore, rates([1, 1, 1]), relevance, T0);
+    expect(ids(ranking.top(2 ** 40))).toEqual(["a", "b", "c"]);
+    expect(ids(ranking.top(Number.POSITIVE_INFINITY))).toEqual(["a", "b", "c"]);
+    store.close();
+  });
+
+  it("ends the whole walk, unmatched memories included, once every given memory is known to place past `within`", () => {
+    const apples = Array.from({ length: 10 }, (_, h) => fact(`m${h}`, "semantic", "apple", h));
+    const pears = Array.from({ length: 10 }, (_, h) => fact(`u${h}`, "semantic", "pear", h));
+    const { store, index, relevance } = storeWith([...apples, ...pears], Object.fromEntries(apples.map((m) => [m.id, 1])));
+    const ranking = new SectionRanking(index, null, byScore, rates([1, 1, 1]), relevance, T0);
+    // m9 is tenth: m0 and m1, the first two matched memories walked, already place it past 2.
+    expect(ranking.rankOf([index.slotOf("m9")!], 2)).toEqual([]);
+    expect(ranking.visited).toBe(2);
+    store.close();
+  });
+
+  it("never lets in a memory of another kind that a bound rules out, under min-max scaling", () => {
+    // Scaled over the episodic candidates, the fact's relevance lies far below their range, and its
+    // recency (used just now) far above it.
+    const { store, index, relevance, ids } = storeWith(
+      [fact("e1", "episodic", "e1", 10, 5), fact("e2", "episodic", "e2", 11, 4), { ...fact("s", "semantic", "s", 0, 10), lastAccessedAt: T0 }],
+      { e1: 0.8, e2: 0.6, s: 0.1 },
+    );
+    const ranking = new SectionRanking(index, EPISODIC, byScore, rates([1, 1, 1], "minmax"), relevance, T0);
+    expect(ids(ranking.top(1))).toEqual(["e1"]);
+    expect(ids(ranking.top(5))).toEqual(["e1", "e2"]);
+    store.close();
+  });
+
+  it("in `newest` order, passes over every memory written before the k-th newest once it has k", () => {
+    const { store, index, relevance, ids } = storeWith(Array.from({ length: 30 }, (_, h) => fact(`m${h}`, "semantic", "fact", h)));
+    const ranking = new SectionRanking(index, null, { ...byScore, order: "newest" }, rates([1, 1, 1]), relevance, T0);
+    expect(ids(ranking.top(3))).toEqual(["m0", "m1", "m2"]);
+    expect(ranking.visited).toBe(3);
+    store.close();
+  });
+
+  it("walks a run of unmatched memories oldest first to its end, and each memory once", () => {
+    const { store, index, relevance, ids } = storeWith([fact("m0", "semantic", "fact", 0), fact("m1", "semantic", "fact", 1), fact("m2", "semantic", "fact", 2)]);
+    const ranking = new SectionRanking(index, null, byScore, rates([1, -1, 1]), relevance, T0);
+    expect(ids(ranking.top(5))).toEqual(["m2", "m1", "m0"]);
+    store.close();
+  });
+
+  it("bounds a per-kind section by its own kind's memories: a newer memory of another kind does not make it score old ones", () => {
+    const episodes = Array.from({ length: 10 }, (_, h) => fact(`e${h}`, "episodic", "talk", 10 + h));
+    const { store, index, relevance, ids } = storeWith([...episodes, { ...fact("s", "semantic", "fact", 0), lastAccessedAt: T0 }], {
+      ...Object.fromEntries(episodes.map((m) => [m.id, 0.9])),
+      e0: 1,
+    });
+    const ranking = new SectionRanking(index, EPISODIC, byScore, rates([1, 1, 1]), relevance, T0);
+    expect(ids(ranking.top(1))).toEqual(["e0"]);
+    // The bar is e0's 1 + 0.5^10 + 0.5; the episodes' best recency, e0's, leaves 0.9 short of it.
+    expect(ranking.visited).toBe(1);
+    store.close();
   });
 });

@@ -267,3 +267,26 @@ describe("recency", () => {
     expect(signalsOver(THREE, { weights: [1, 1, 1] }).signals.oldestFirst).toBe(false);
   });
 });
+
+describe("the bounds' preconditions, one signal or kind at a time", () => {
+  it("claims no bound when the relevance weight alone is infinite", () => {
+    const { signals, index } = signalsOver(THREE, { weights: [Number.NEGATIVE_INFINITY, 1, 1] });
+    expect(signals.unmatchedBound(KIND_CODE.semantic, T0 - 2 * HOUR, 0.3, 0.8)).toBe(Number.POSITIVE_INFINITY);
+    expect(signals.cannotReachWith(0.1, 0)).toBe(false);
+    expect(signals.cannotReach(slotOf(index, "s5"), 0.1, 0)).toBe(false);
+  });
+
+  it("claims no bound when one kind alone decays at a negative rate", () => {
+    const { signals, index } = signalsOver(THREE, { kindDecay: { episodic: -0.5 } });
+    expect(signals.unmatchedBound(KIND_CODE.semantic, T0 - 2 * HOUR, 0.3, 0.8)).toBe(Number.POSITIVE_INFINITY);
+    expect(signals.cannotReachWith(0, 1e9)).toBe(false);
+    expect(signals.cannotReach(slotOf(index, "s5"), 0, 1e9)).toBe(false);
+  });
+
+  it("takes the best recency from the kinds that have memories, not from a kind without any that does not decay", () => {
+    const { signals } = signalsOver(THREE, { kindDecay: { working: 1 } });
+    const best = 0.1 + (0.5 + MARGIN) + 0.8;
+    expect(signals.cannotReachWith(0.1, best)).toBe(false);
+    expect(signals.cannotReachWith(0.1, best + 1e-12)).toBe(true);
+  });
+});
