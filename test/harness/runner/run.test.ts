@@ -15,11 +15,15 @@ import { withoutLatency } from "./trials.js";
 
 const temp = useTempDir();
 let experiment: Experiment;
+/** One plain run in this thread, which several tests below read: its trials, their results serialised, and its progress calls. */
+let referenceTrials: Trial[];
 let reference: string;
+const referenceProgress: [number, number][] = [];
 
 beforeAll(async () => {
   experiment = await loadExperiment(writeTinyExperiment(temp));
-  reference = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
+  referenceTrials = await runTrials(experiment, { workers: 1, onProgress: (done, total) => referenceProgress.push([done, total]) });
+  reference = stableContent(resultsOf(experiment, referenceTrials));
 });
 
 describe("batchesOf", () => {
@@ -66,6 +70,8 @@ describe("runTrials (results apart from their measured call latencies)", () => {
 
   it("gives byte-identical results with the embedding cache cold or warm, and with one worker or two", async () => {
     // The in-process encoder for real; stream-example carries its own vectors, the others are embedded.
+    // Texts are embedded in this thread before any worker starts, so the two workers run from the
+    // warm cache: with a cold one they would only repeat the one-worker run's embedding.
     const ranked = await loadExperiment(writeTinyExperiment(temp, { name: "tiny-embedding", ablations: ["full", "relevance-only-embedding", "relevance-only-hybrid"], seeds: [1, 2] }));
     const runWith = async (cacheFile: string, workers: number) => {
       const service = embeddingService({ cacheFile });
@@ -75,23 +81,21 @@ describe("runTrials (results apart from their measured call latencies)", () => {
         await service.close();
       }
     };
-    const cold = await runWith(temp.path("cold-1.db"), 1);
-    expect(await runWith(temp.path("cold-1.db"), 1), "warm cache, one worker").toBe(cold);
-    expect(await runWith(temp.path("cold-2.db"), 2), "cold cache, two workers").toBe(cold);
-    expect(await runWith(temp.path("cold-2.db"), 2), "warm cache, two workers").toBe(cold);
+    const cold = await runWith(temp.path("embeddings.db"), 1);
+    expect(await runWith(temp.path("embeddings.db"), 1), "warm cache, one worker").toBe(cold);
+    expect(await runWith(temp.path("embeddings.db"), 2), "warm cache, two workers").toBe(cold);
   }, 120_000);
 
   it("gives byte-identical results with the token-count cache cold or warm, and with one worker or two", async () => {
     const runWith = async (tokenCache: string, workers: number) => stableContent(resultsOf(experiment, await runTrials(experiment, { workers, tokenCache })));
-    const withoutCache = stableContent(resultsOf(experiment, await runTrials(experiment, { workers: 1 })));
     for (const workers of [1, 2]) {
       const file = temp.path(`tokens-${workers}.db`);
-      expect(await runWith(file, workers), `cold cache, ${workers} worker(s)`).toBe(withoutCache);
+      expect(await runWith(file, workers), `cold cache, ${workers} worker(s)`).toBe(reference);
       // The threads stored the counts of the blocks they priced, for the next run.
       const db = new Database(file, { readonly: true });
       expect((db.prepare("SELECT count(*) AS n FROM counts").get() as { n: number }).n).toBeGreaterThan(0);
       db.close();
-      expect(await runWith(file, workers), `warm cache, ${workers} worker(s)`).toBe(withoutCache);
+      expect(await runWith(file, workers), `warm cache, ${workers} worker(s)`).toBe(reference);
     }
   }, 60_000);
 
@@ -105,9 +109,8 @@ describe("runTrials (results apart from their measured call latencies)", () => {
     }
   });
 
-  it("reports progress from 0 to the number of trials", async () => {
-    const calls: [number, number][] = [];
-    await runTrials(experiment, { workers: 1, onProgress: (done, total) => calls.push([done, total]) });
+  it("reports progress from 0 to the number of trials", () => {
+    const calls = referenceProgress;
     const total = trialInputs(experiment).length;
     expect(calls[0]).toEqual([0, total]);
     expect(calls.at(-1)).toEqual([total, total]);
@@ -126,7 +129,7 @@ describe("runTrials (results apart from their measured call latencies)", () => {
     });
 
     it("run only their own trials, each the same as in the whole run", async () => {
-      const whole = (await runTrials(experiment, { workers: 1 })).map(withoutLatency);
+      const whole = referenceTrials.map(withoutLatency);
       const second = (await runTrials(experiment, { workers: 1, shard: { index: 2, count: 2 } })).map(withoutLatency);
       expect(second).toEqual(whole.filter((_, i) => i % 2 === 1));
     });

@@ -4,7 +4,7 @@ import { summarise } from "../../../src/harness/summary/summarise.js";
 import { BREAKDOWN_ROWS_PER_ABLATION, breakdownRows, breakdownRowsPerAblation } from "../../../src/report/charts/breakdown-chart.js";
 import { experimentCharts } from "../../../src/report/charts/experiment-charts.js";
 import { keyMetrics } from "../../../src/report/charts/metrics-chart.js";
-import { renderChart } from "../../../src/report/charts/render.js";
+import { type RenderedChart, renderChart } from "../../../src/report/charts/render.js";
 import { ABLATION_COLORS, BASELINE_COLOR, ablationColor } from "../../../src/report/charts/theme.js";
 import { handMadeResults, handMadeSummary } from "./hand-made-results.js";
 
@@ -22,6 +22,14 @@ function dataOf(spec: unknown): Record<string, unknown>[] {
 describe("experimentCharts", () => {
   const results = handMadeResults();
   const summary = handMadeSummary(results);
+  /** Every chart of the hand-made experiment, drawn once for the tests that look at the drawings. */
+  let drawings: Promise<{ name: string; rendered: RenderedChart }[]> | undefined;
+  const drawn = () =>
+    (drawings ??= (async () => {
+      const all: { name: string; rendered: RenderedChart }[] = [];
+      for (const chart of experimentCharts(results, summary)) all.push({ name: chart.name, rendered: await renderChart(chart.spec) });
+      return all;
+    })());
 
   it("draws the forest plot first, then the other charts in report order, for an experiment with categories, evidence ages and rank changes", () => {
     expect(experimentCharts(results, summary).map((c) => c.name)).toEqual([
@@ -37,9 +45,8 @@ describe("experimentCharts", () => {
   });
 
   it("renders every chart without a Vega or Vega-Lite warning, in the chart font, on white", async () => {
-    for (const chart of experimentCharts(results, summary)) {
-      const rendered = await renderChart(chart.spec);
-      expect(rendered.warnings, chart.name).toEqual([]);
+    for (const { name, rendered } of await drawn()) {
+      expect(rendered.warnings, name).toEqual([]);
       expect(rendered.svg).toContain('font-family="DejaVu Sans');
       expect(rendered.svg).toMatch(/^<svg[^>]*>\s*<rect[^>]*fill="white"/);
       expect(rendered.png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -47,10 +54,9 @@ describe("experimentCharts", () => {
   });
 
   it("gives each chart a title and axis titles", async () => {
-    for (const chart of experimentCharts(results, summary)) {
-      const { svg } = await renderChart(chart.spec);
-      expect(svg, chart.name).toContain("timeline-demo:");
-      expect(svg, chart.name).toContain('class="mark-text role-axis-title"');
+    for (const { name, rendered } of await drawn()) {
+      expect(rendered.svg, name).toContain("timeline-demo:");
+      expect(rendered.svg, name).toContain('class="mark-text role-axis-title"');
     }
   });
 
@@ -94,8 +100,7 @@ describe("experimentCharts", () => {
       range: [BASELINE_COLOR, ABLATION_COLORS[0], ABLATION_COLORS[1]],
     });
     expect(ablationColor(["a", "base", "b"], "base").range).toEqual([ABLATION_COLORS[0], BASELINE_COLOR, ABLATION_COLORS[1]]);
-    const metrics = experimentCharts(results, summary).find((c) => c.name === "metrics")!;
-    const { svg } = await renderChart(metrics.spec);
+    const { svg } = (await drawn()).find((c) => c.name === "metrics")!.rendered;
     const baselinePoints = svg.match(/<path aria-label="[^"]*label: a · full \(baseline\);[^"]*" role="graphics-symbol" aria-roledescription="point"[^>]*>/g)!;
     expect(baselinePoints.length).toBeGreaterThan(0);
     for (const point of baselinePoints) expect(point).toContain(`fill="${BASELINE_COLOR}"`);

@@ -9,12 +9,16 @@ function context(): ReportContext {
 }
 
 describe("chartsReporter", () => {
+  /** The hand-made experiment's files, rendered once for the tests that read them. */
+  let files: ReturnType<typeof chartsReporter.render> | undefined;
+  const rendered = () => (files ??= chartsReporter.render(context()));
+
   it("is registered as \"charts\"", () => {
     expect(chartsReporter.name).toBe("charts");
   });
 
   it("returns an SVG and a PNG per chart under reports/charts/<experiment>/", async () => {
-    const files = await chartsReporter.render(context());
+    const files = await rendered();
     expect(files.map((f) => f.path)).toEqual(
       ["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"].flatMap((chart) => [
         `reports/charts/timeline-demo/${chart}.svg`,
@@ -28,7 +32,7 @@ describe("chartsReporter", () => {
   });
 
   it("gives byte-identical files on a second run", async () => {
-    const first = await chartsReporter.render(context());
+    const first = await rendered();
     const second = await chartsReporter.render(context());
     expect(second.map((f) => f.path)).toEqual(first.map((f) => f.path));
     for (const [i, file] of first.entries()) {

@@ -18,6 +18,10 @@ async function page(results?: ExperimentResults, findings?: ReportContext["findi
   return String(file!.content);
 }
 
+/** The page of the hand-made results, rendered once: most tests below read it, and none changes it. */
+let plain: Promise<string> | undefined;
+const plainPage = () => (plain ??= page());
+
 /** What the page's script reads for one experiment, unpacked as the browser does. */
 interface PageData {
   charts: { $schema?: string; marks?: unknown[] }[];
@@ -35,15 +39,15 @@ function packedData(html: string, index = 0): PageData {
 describe("htmlReporter", () => {
   it("is registered as \"html\" and writes one page", async () => {
     expect(htmlReporter.name).toBe("html");
-    expect(await page()).toMatch(/^<!DOCTYPE html>/);
+    expect(await plainPage()).toMatch(/^<!DOCTYPE html>/);
   });
 
   it("is byte-identical on a second run: no dates, no random ids", async () => {
-    expect(await page()).toBe(await page());
+    expect(await page()).toBe(await plainPage());
   });
 
   it("needs nothing from the network: no external scripts, styles or links", async () => {
-    const html = await page();
+    const html = await plainPage();
     expect(html).not.toMatch(/<script[^>]+src=/i);
     expect(html).not.toMatch(/<link\b/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
@@ -54,7 +58,7 @@ describe("htmlReporter", () => {
   });
 
   it("carries a Content-Security-Policy that allows exactly its own inline scripts and style, first in <head>", async () => {
-    const html = await page();
+    const html = await plainPage();
     const meta = html.match(/<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
     expect(meta).not.toBeNull();
     const policy = meta![1]!.replaceAll("&#39;", "'");
@@ -69,7 +73,7 @@ describe("htmlReporter", () => {
   });
 
   it("escapes every text taken from the results; queries travel only in the packed data, which the page draws as text", async () => {
-    const html = await page();
+    const html = await plainPage();
     expect(html).toContain("&lt;a test of escaping&gt;");
     expect(html).not.toContain("<b>tea</b>");
     expect(html).not.toContain("<a test of escaping>");
@@ -78,7 +82,7 @@ describe("htmlReporter", () => {
   });
 
   it("closes every script element it opens", async () => {
-    const html = await page();
+    const html = await plainPage();
     const opened = html.match(/<script\b/gi)!.length;
     expect(html.match(/<\/script>/gi)!.length).toBe(opened);
     // Vega, the driver script and the experiment's packed data.
@@ -86,7 +90,7 @@ describe("htmlReporter", () => {
   });
 
   it("has a summary table per group with intervals, letters and differences from the baseline; the categories' tables travel packed, folded", async () => {
-    const html = await page();
+    const html = await plainPage();
     expect(html.match(/<table class="summary">/g)).toHaveLength(1); // all asks
     expect(html).toContain('<span class="letter">b</span> relevance-only');
     expect(html).toContain('<sup class="beats"');
@@ -99,7 +103,7 @@ describe("htmlReporter", () => {
   });
 
   it("opens each cell's p-values on a tap or click, not on hover: every cell is a button pointing at its note", async () => {
-    const html = await page();
+    const html = await plainPage();
     const { notes, groups } = packedData(html);
     const indices = [...[html, ...groups].join("\n").matchAll(/<button type="button" class="cell" data-note="(\d+)">/g)].map((m) => Number(m[1]));
     expect(indices).toEqual(notes.map((_, i) => i));
@@ -172,7 +176,7 @@ describe("htmlReporter", () => {
   });
 
   it("opens with a Findings box holding the generated sentences, only when there are some", async () => {
-    expect(await page()).not.toContain('class="findings"');
+    expect(await plainPage()).not.toContain('class="findings"');
     expect(await page(undefined, [{ experiment: "timeline-demo", sentences: [] }])).not.toContain('class="findings"');
     const html = await page(undefined, [
       { experiment: "timeline-demo", sentences: ["`no-decay` loses **0.2** on recall_any@1.", "<b>raw</b> stays text."] },
@@ -185,7 +189,7 @@ describe("htmlReporter", () => {
   });
 
   it("offers filters by ablation, scenario and category, and marks what they act on", async () => {
-    const html = await page();
+    const html = await plainPage();
     const form = html.slice(html.indexOf('<form class="filters"'), html.indexOf("</form>"));
     for (const filter of ["ablation", "scenario", "category"]) expect(form).toContain(`data-filter="${filter}"`);
     expect(form).toContain('<option value="no-decay">no-decay</option>');
@@ -196,7 +200,7 @@ describe("htmlReporter", () => {
   });
 
   it("shows a box per chart, each pointing at its spec, compiled to Vega, in the packed data", async () => {
-    const html = await page();
+    const html = await plainPage();
     const containers = [...html.matchAll(/<div class="chart" id="([^"]+)" data-chart="([^"]+)" data-spec="(\d+)">/g)];
     expect(containers.map((m) => m[2])).toEqual(["forest", "metrics", "recall-at-k", "categories", "evidence-age", "cost", "rank-change", "breakdown"]);
     const { charts } = packedData(html);
