@@ -20,6 +20,23 @@ export interface Handlers {
 /** Where a command writes its lines (standard output, or a warning on standard error). */
 export type Log = (line: string) => void;
 
+/** A stream the command line writes to: the process's own, or a test's. Only a terminal redraws a progress bar. */
+export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
+
+/**
+ * What one run of the command line reads and writes. The binary passes its process's own; a test
+ * passes its sandbox and streams that keep what is written, and runs the same code in its process.
+ */
+export interface CliIo {
+  /** The working folder, against which every relative path a user gives is read. */
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** The lines of an interactive chat; the process's standard input when not given. */
+  stdin?: NodeJS.ReadableStream;
+}
+
 export interface DataArgs {
   locomo: string;
   acceptLocomoHash: boolean;
@@ -164,8 +181,16 @@ const modelOptions = <T>(y: Argv<T>) =>
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** `env` is where `--shard auto` reads its shard: the process's environment, or a test's. */
-export function buildCli(argv: string[], handlers: Handlers, env: Readonly<Record<string, string | undefined>> = process.env): Argv {
+/**
+ * `env` is where `--shard auto` reads its shard: the process's environment, or a test's; `print`
+ * is where the help shown for no command goes.
+ */
+export function buildCli(
+  argv: string[],
+  handlers: Handlers,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  print: (text: string) => void = (text) => process.stdout.write(text),
+): Argv {
   const cli: Argv = yargs(argv)
     .scriptName("recollect")
     .usage("$0 <command> [options]\n\nAn evaluation and ablation harness for agent memory.")
@@ -183,7 +208,7 @@ export function buildCli(argv: string[], handlers: Handlers, env: Readonly<Recor
     }, true)
     .command("$0", false, (y) => y, () => {
       // No command: show what there is, rather than only that something is missing.
-      cli.showHelp((text) => process.stdout.write(`${text}\n`));
+      cli.showHelp((text) => print(`${text}\n`));
     })
     .command(
       "experiment [files..]",

@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import type { OutputStream } from "./app.js";
 import { type Heartbeat, startHeartbeat } from "./heartbeat/start.js";
 import { advance, newPhase, type PhaseState, phaseLine, phaseStatus } from "./progress-line.js";
 
@@ -22,7 +23,7 @@ export interface Progress {
 
 export interface ProgressOptions {
   /** Where the progress goes (stderr by default). */
-  stream?: NodeJS.WriteStream;
+  stream?: OutputStream;
   /** Where the command's own lines go (stdout by default). */
   log?: (line: string) => void;
   /** The file descriptor the heartbeat thread writes to: 2 for stderr; none for another stream. */
@@ -51,7 +52,7 @@ export function progress(options: ProgressOptions = {}): Progress {
   return lineProgress(stream, now, log, heartbeat);
 }
 
-function lineProgress(stream: NodeJS.WriteStream, now: () => number, log: (line: string) => void, startBeat: (() => Heartbeat) | undefined): Progress {
+function lineProgress(stream: OutputStream, now: () => number, log: (line: string) => void, startBeat: (() => Heartbeat) | undefined): Progress {
   let heartbeat: Heartbeat | undefined;
   let current: PhaseState | undefined;
   let lastTenth = -1;
@@ -88,7 +89,7 @@ function lineProgress(stream: NodeJS.WriteStream, now: () => number, log: (line:
   };
 }
 
-function terminalProgress(stream: NodeJS.WriteStream, now: () => number, log: (line: string) => void): Progress {
+function terminalProgress(stream: OutputStream, now: () => number, log: (line: string) => void): Progress {
   let current: PhaseState | undefined;
   let bar: cliProgress.SingleBar | undefined;
   let barHasTotal = false;

@@ -20,7 +20,7 @@ import { fullPolicy, loadGemmaTokenizer, openStore } from "../../src/memory/inde
 import { repoPath, useTempDir } from "../harness/temp-files.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
-import { type CliOutcome, commitSandbox, killCli, runCli, type Sandbox, sandboxChanges, spawnCli, type SpawnOptions, useSandbox } from "./sandbox.js";
+import { type CliOutcome, commitSandbox, killCli, runCliProcess, type Sandbox, sandboxChanges, spawnCli, type SpawnOptions, useSandbox } from "./sandbox.js";
 
 /**
  * Running as someone whom file permissions stop. Tests and CI run as root, whom permissions do
@@ -883,7 +883,7 @@ describe("inputs that are accepted, as documented", () => {
       const runs = row.run(box);
       commitSandbox(box);
       let outcome: CliOutcome | undefined;
-      for (const args of runs) outcome = await runCli(args, box.dir);
+      for (const args of runs) outcome = await runCliProcess(args, box.dir);
       accepted.set(title, { outcome: outcome!, box, changes: sandboxChanges(box) });
     }
   }, 600_000);
@@ -918,7 +918,7 @@ describe("a damaged journal of an interrupted run", () => {
         "",
       ].join("\n"),
     );
-    outcome = await runCli(["experiment", "experiments/resumed.yaml", "--workers", "1"], box.dir);
+    outcome = await runCliProcess(["experiment", "experiments/resumed.yaml", "--workers", "1"], box.dir);
   }, 300_000);
 
   it("is warned about line by line, never a crash, and the run goes on to write its results", () => {
@@ -970,7 +970,7 @@ describe("a run whose --out fills up", () => {
     }
     validExperiment(box, "fills");
     commitSandbox(box);
-    const outcome = await runCli(["experiment", "experiments/fills.yaml", "--workers", "1", "--out", disk.dir], box.dir);
+    const outcome = await runCliProcess(["experiment", "experiments/fills.yaml", "--workers", "1", "--out", disk.dir], box.dir);
     mounted = { outcome, changes: sandboxChanges(box) };
   }, 300_000);
   afterAll(() => {

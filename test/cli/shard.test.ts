@@ -78,10 +78,11 @@ describe("shardFromEnvironment", () => {
 });
 
 /**
- * The engines simulated: the CLI spawned with the variables a Kubernetes Indexed Job's pod and a
- * CI matrix's job have, each shard a process of its own, then merged, as the examples do.
+ * The engines simulated: the CLI run with the environment a Kubernetes Indexed Job's pod and a CI
+ * matrix's job have, each shard a run of its own, then merged, as the examples do. The runs are
+ * in this process, each given its environment as the binary is given its process's.
  */
-describe("recollect experiment --shard auto, spawned as an engine spawns it", () => {
+describe("recollect experiment --shard auto, run with an engine's environment", () => {
   const sandbox = useSandbox();
   sandbox.write(
     "experiments/tiny.yaml",

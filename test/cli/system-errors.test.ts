@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readResults } from "../../src/harness/results/io.js";
 import { useTempDir } from "../harness/temp-files.js";
 import { isRunning, logged, SCRIPTED_SYSTEM } from "../harness/systems/fixture-system.js";
-import { type CliOutcome, commitSandbox, runCli, type Sandbox, sandboxChanges, useSandbox } from "./sandbox.js";
+import { type CliOutcome, commitSandbox, runCliProcess, type Sandbox, sandboxChanges, useSandbox } from "./sandbox.js";
 
 const logs = useTempDir("recollect-system-logs-");
 const NAME = "misbehaving";
@@ -56,9 +56,13 @@ function sandboxFor(args: string[], timeoutMs = 5000): Sandbox {
 }
 
 let logCount = 0;
-/** Runs the experiment in `box`; the system logs to `log` (named by the environment, so it is no part of the experiment's hash). */
+/**
+ * Runs the experiment in `box`; the system logs to `log` (named by the environment, so it is no
+ * part of the experiment's hash). Spawned: the system's processes inherit their environment from
+ * the command line's process, so the variable must be that process's.
+ */
 const run = (box: Sandbox, log: string, ...flags: string[]) =>
-  runCli(["experiment", `experiments/${NAME}.yaml`, "--workers", "1", ...flags], box.dir, { env: { SCRIPTED_SYSTEM_LOG: log } });
+  runCliProcess(["experiment", `experiments/${NAME}.yaml`, "--workers", "1", ...flags], box.dir, { env: { SCRIPTED_SYSTEM_LOG: log } });
 
 /** The lines of standard error that are not the progress of the run or of its reports. */
 const said = (outcome: CliOutcome) => outcome.stderr.split("\n").filter((line) => line !== "" && !line.startsWith(`${NAME}: `) && !line.startsWith("reports: "));

@@ -13,7 +13,7 @@ import { cachingCounter, DEFAULT_TOKEN_CACHE_FILE } from "../../harness/runner/t
 import { embeddingService } from "../../harness/runner/embeddings.js";
 import { DEFAULT_CACHE_FILE } from "../../model/embedding/index.js";
 import type { TokenCounter } from "../../memory/index.js";
-import type { DataArgs, Log } from "../app.js";
+import type { DataArgs, Log, OutputStream } from "../app.js";
 import type { Progress } from "../progress.js";
 import { PRESET_SUFFIX } from "../../report/paths.js";
 import { UsageError } from "../../shared/errors.js";
@@ -78,7 +78,11 @@ export async function loadOrSkip(file: string, data: DataArgs, explicit: boolean
 }
 
 /** Warnings go to standard error, beside the progress, so standard output stays the run's record. */
-export const warnOnStderr: Log = (line) => process.stderr.write(`recollect: warning: ${line}\n`);
+export const warnOn =
+  (stderr: OutputStream): Log =>
+  (line) =>
+    stderr.write(`recollect: warning: ${line}\n`);
+export const warnOnStderr: Log = warnOn(process.stderr);
 
 /** One run of an experiment file to do (or to skip, saying why), and where it writes. */
 export interface PlannedRun {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type CliOutcome, runCli, useSandbox } from "../sandbox.js";
 
 /**
- * `npm run check` through the real command line, in a sandbox with one small experiment and one
+ * `npm run check` through the command line's entry (src/cli/run.ts), in a sandbox with one small experiment and one
  * that needs the LoCoMo file, which the sandbox does not have: the check must say it skipped
  * that one, fail when a report is stale, and pass again after `--update`.
  */

@@ -10,7 +10,7 @@ import { conversation, writeBytes, writeJsonl } from "../../datasets/conversatio
 import { fixtureSamples } from "../../datasets/locomo/fixture.js";
 import { REPO_ROOT, useTempDir } from "../../harness/temp-files.js";
 import { userError } from "../../helpers/user-error.js";
-import { type CliOutcome, runCli } from "../sandbox.js";
+import { type CliOutcome, runCliProcess } from "../sandbox.js";
 
 /**
  * Conversation datasets through the real command line, run from the project's folder as a user
@@ -191,7 +191,7 @@ let runs: CliOutcome[];
 /** Runs the CLI for each argument list, a few at a time: the machine is small. */
 async function runAll(argLists: string[][], at = 4): Promise<CliOutcome[]> {
   const results: CliOutcome[] = [];
-  for (let i = 0; i < argLists.length; i += at) results.push(...(await Promise.all(argLists.slice(i, i + at).map((args) => runCli(args, REPO_ROOT)))));
+  for (let i = 0; i < argLists.length; i += at) results.push(...(await Promise.all(argLists.slice(i, i + at).map((args) => runCliProcess(args, REPO_ROOT)))));
   return results;
 }
 

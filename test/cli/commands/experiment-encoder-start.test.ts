@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultUseLiteThreads } from "../../../src/model/embedding/index.js";
 import { repoPath, useTempDir } from "../../harness/temp-files.js";
-import { type CliOutcome, commitSandbox, runCli, useSandbox } from "../sandbox.js";
+import { type CliOutcome, commitSandbox, runCliProcess, useSandbox } from "../sandbox.js";
 
 /**
  * An experiment that ranks by the in-process encoder, on a machine where its WebAssembly backend
@@ -29,7 +29,8 @@ const threads = useTempDir().write("threads", "");
 let outcome: CliOutcome;
 beforeAll(async () => {
   commitSandbox(box);
-  outcome = await runCli(["experiment", `experiments/${NAME}.yaml`, "--workers", "1"], box.dir, {
+  // Spawned: the module that breaks WebAssembly is preloaded into the command line's process (NODE_OPTIONS).
+  outcome = await runCliProcess(["experiment", `experiments/${NAME}.yaml`, "--workers", "1"], box.dir, {
     env: { NODE_OPTIONS: `--import=${pathToFileURL(repoPath("test/fixtures/encoder/wasm-trouble.mjs")).href}`, WASM_TROUBLE: "fail", WASM_THREADS: threads },
   });
 }, 120_000);

@@ -8,7 +8,7 @@ import { readResults, stableContent } from "../../../src/harness/results/io.js";
 import { buildManifest } from "../../../src/harness/results/manifest.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { runTrials } from "../../../src/harness/runner/run.js";
-import { type CliOutcome, killCli, runCli, spawnCli, useSandbox } from "../sandbox.js";
+import { type CliOutcome, killCli, runCliProcess, spawnCli, useSandbox } from "../sandbox.js";
 
 /**
  * `recollect experiment` survives kill -9: the run is killed once its journal holds a finished
@@ -106,7 +106,7 @@ describe("recollect experiment, killed with SIGKILL and run again", () => {
 
   it("resumes from the journal, running only the missing trials", async () => {
     expect(killedOutcome).toBeDefined();
-    const running = runCli(["experiment", experimentFile, "--workers", "1"], sandbox.dir);
+    const running = runCliProcess(["experiment", experimentFile, "--workers", "1"], sandbox.dir);
     // Meanwhile, the reference: the same experiment run here without interruption or journal.
     uninterrupted = await uninterruptedRun();
     rerun = await running;
