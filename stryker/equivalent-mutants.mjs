@@ -91,6 +91,81 @@ export const EQUIVALENT_MUTANTS = [
     reason: "every caller returns on SCHEMA_VERSION first, so < and <= agree on what reaches here",
   },
 
+  // Store: identifying a file, and scratch stores.
+  {
+    file: "src/memory/store/identify.ts",
+    code: "true",
+    within: "{ readonly: true, fileMustExist: true }",
+    mutator: "BooleanLiteral",
+    replacements: ["false"],
+    reason: "a read-only open never creates the file, so a missing one fails alike either way",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "o.type === \"table\"",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "every version's schema has one table, so an index line without its table differs from the expected one only where its name or a second table differs too",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "\":memory:\"",
+    mutator: "StringLiteral",
+    replacements: ['""'],
+    reason: "SQLite's private temporary database runs the DDL as an in-memory one does",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "{\n    db.close();\n  }",
+    mutator: "BlockStatement",
+    replacements: ["{}"],
+    reason: "an in-memory connection left open holds memory until it is collected, and no file",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "line.startsWith(\"***\")",
+    mutator: "MethodExpression",
+    replacements: ['line.endsWith("***")'],
+    reason: "the line naming the schema (\"*** in database main ***\") ends with *** as it starts, and no problem's line does either",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "\"; \"",
+    mutator: "StringLiteral",
+    replacements: ['""'],
+    reason: "quick_check(1) stops at the first problem, so one line is left to join",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "error.code.startsWith(\"SQLITE_CORRUPT\")",
+    mutator: "MethodExpression",
+    replacements: ['error.code.endsWith("SQLITE_CORRUPT")'],
+    reason: "the reads made here (the version, the schema table, quick_check, which reports damage as text) raise only the plain SQLITE_CORRUPT, never an extended code",
+  },
+  {
+    file: "src/memory/store/identify.ts",
+    code: "{\n    return false;\n  }",
+    mutator: "BlockStatement",
+    replacements: ["{}"],
+    reason: "returning nothing is as false to the one caller",
+  },
+  {
+    file: "src/memory/store/scratch-stores.ts",
+    code: "false",
+    within: "openConnection(\":memory:\", tokenizer, false)",
+    mutator: "BooleanLiteral",
+    replacements: ["true"],
+    reason: "whether the file existed decides only whether a failed open removes it, and an in-memory database has no file",
+  },
+  {
+    file: "src/memory/store/scratch-stores.ts",
+    code: "\":memory:\"",
+    within: "openConnection(\":memory:\"",
+    mutator: "StringLiteral",
+    replacements: ['""'],
+    reason: "SQLite's private temporary database holds the rows as an in-memory one does; the store's name is given apart",
+  },
+
   // Store: the access order.
   {
     file: "src/memory/store/access-order.ts",

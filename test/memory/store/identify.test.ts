@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identifyStore } from "../../../src/memory/store/identify.js";
+import { identifyStore, noSpaceError } from "../../../src/memory/store/identify.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { FileError } from "../../../src/shared/errors.js";
 import { userError } from "../../helpers/user-error.js";
@@ -194,5 +194,172 @@ describe("a store on a full disk", () => {
       rmSync(filler);
       rmSync(folder, { recursive: true });
     }
+  });
+});
+
+/** A store of this version made at `file`, then changed by `tamper` with a plain SQLite connection. */
+function tamperedStore(tamper: string): string {
+  const file = tempPath();
+  openStore(file, { tokenizer }).close();
+  const db = new Database(file);
+  db.exec(tamper);
+  db.close();
+  return file;
+}
+
+describe("identifying a store: what it compares", () => {
+  const notAStore = (file: string) =>
+    `${file}: is an SQLite file but not a recollect memory store (its schema version is 5, but its tables are not a version-5 store's); it was left unchanged`;
+
+  it("refuses a file that records the current version but holds no tables", () => {
+    const file = tempPath();
+    const db = new Database(file);
+    db.pragma("user_version = 5");
+    db.close();
+    expect(userError(() => identifyStore(file)).message).toBe(notAStore(file));
+  });
+
+  it("refuses a store whose index has another name, though it has as many objects as a store", () => {
+    const file = tamperedStore(
+      "DROP INDEX memories_correction; CREATE UNIQUE INDEX memories_fix ON memories (scope, supersedes) WHERE supersedes IS NOT NULL;",
+    );
+    expect(userError(() => identifyStore(file)).message).toBe(notAStore(file));
+  });
+
+  it("refuses a store whose table has a column more", () => {
+    const file = tamperedStore("ALTER TABLE memories ADD COLUMN mood TEXT;");
+    expect(userError(() => identifyStore(file)).message).toBe(notAStore(file));
+  });
+
+  it("compares columns one by one: two renamed so that their names run together the same are told apart", () => {
+    // seq, id, scope… becomes seq, ids, cope…: "seqidscope" either way.
+    const file = tamperedStore("ALTER TABLE memories RENAME COLUMN id TO ids; ALTER TABLE memories RENAME COLUMN scope TO cope;");
+    expect(userError(() => identifyStore(file)).message).toBe(notAStore(file));
+  });
+
+  it("refuses an SQLite file with tables but no schema version", () => {
+    const file = tempPath("other.sqlite");
+    const db = new Database(file);
+    db.exec("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT);");
+    db.close();
+    expect(userError(() => identifyStore(file)).message).toBe(
+      `${file}: is an SQLite file but not a recollect memory store (no schema version)`,
+    );
+  });
+
+  it("refuses a file whose schema version is one no recollect ever wrote", () => {
+    const file = tempPath();
+    const db = new Database(file);
+    db.exec("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT);");
+    db.pragma("user_version = -1");
+    db.close();
+    expect(userError(() => identifyStore(file)).message).toBe(
+      `${file}: is an SQLite file but not a recollect memory store (its schema version is -1, but its tables are not a version--1 store's); it was left unchanged`,
+    );
+  });
+});
+
+describe("identifying a store: reading without writing", () => {
+  it("reads a store whose log was never checkpointed without merging the log into the file", () => {
+    const source = tempPath();
+    openStore(source, { tokenizer }).close();
+    // A writer that stopped before checkpointing: its file and log, copied while it still had them open.
+    const writer = new Database(source);
+    writer.pragma("wal_autocheckpoint = 0");
+    writer.prepare("INSERT INTO memories (id, scope, kind, text, created_at, last_accessed_at, importance, tokens) VALUES ('m', 'ana', 'semantic', 'Tea.', 0, 0, 5, 2)").run();
+    const file = tempPath();
+    copyFileSync(source, file);
+    copyFileSync(`${source}-wal`, `${file}-wal`);
+    writer.close();
+    const before = sha256(file);
+    identifyStore(file);
+    expect(sha256(file)).toBe(before);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+  });
+
+  it("closes the file once it is accepted: another connection may then take it over alone", () => {
+    const file = tempPath();
+    openStore(file, { tokenizer }).close();
+    identifyStore(file);
+    const db = new Database(file, { timeout: 0 });
+    try {
+      // Leaving WAL needs every other connection to the file closed.
+      expect(db.pragma("journal_mode = DELETE", { simple: true })).toBe("delete");
+    } finally {
+      db.close();
+    }
+  });
+
+  it("keeps the files that were beside a refused file before it was read", () => {
+    const file = otherProgramsFile("delete");
+    writeFileSync(`${file}-journal`, "");
+    expect(() => identifyStore(file)).toThrow(/not a recollect memory store/);
+    expect(beside(file)).toEqual(["other.sqlite", "other.sqlite-journal"]);
+  });
+});
+
+describe("identifying a store: what SQLite said", () => {
+  it("names a file that cannot be opened, with SQLite's error as the cause", () => {
+    const file = tempPath("missing.sqlite");
+    const error = userError(() => identifyStore(file));
+    expect(error.message).toBe(`${file}: cannot be read as a memory store (unable to open database file)`);
+    expect((error.cause as { code?: string }).code).toBe("SQLITE_CANTOPEN");
+    expect(beside(file)).toEqual([]);
+  });
+
+  it("names a file that is not SQLite's, with SQLite's error as the cause", () => {
+    const file = tempPath("notes.txt");
+    writeFileSync(file, "Ana drinks tea, a note that SQLite cannot read as a database.\n".repeat(100));
+    const error = userError(() => identifyStore(file));
+    expect(error.message).toBe(`${file}: cannot be read as an SQLite memory store (file is not a database)`);
+    expect((error.cause as { code?: string }).code).toBe("SQLITE_NOTADB");
+  });
+
+  it("gives SQLite's error as the cause of refusing a store whose schema cannot be read", () => {
+    const file = storeOfPages();
+    const fd = openSync(file, "r+");
+    writeSync(fd, Buffer.alloc(3000, 0xab), 0, 3000, 100);
+    closeSync(fd);
+    const error = userError(() => identifyStore(file));
+    expect(error.cause).toBeInstanceOf(Database.SqliteError);
+    expect((error.cause as { code: string }).code).toMatch(/^SQLITE_CORRUPT/);
+  });
+});
+
+describe("identifying a store: what quick_check found", () => {
+  it("names the problem quick_check found first, without its line naming the schema", () => {
+    const file = storeOfPages();
+    damagePages(file, [3, 7, 11]);
+    expect(userError(() => identifyStore(file)).message).toBe(
+      `${file}: is a damaged memory store (SQLite's quick_check: Tree 2 page 11: btreeInitPage() returns error code 11); it was left unchanged: restore it from a copy`,
+    );
+  });
+});
+
+describe("noSpaceError", () => {
+  const sqliteError = (code: string) => new Database.SqliteError(`failed with ${code}`, code);
+  // /proc has no room at all: its file system says no block is free.
+  const onFullDisk = "/proc/memory.sqlite";
+
+  it("reads a full database as no space left, wherever the file is", () => {
+    const file = tempPath();
+    const cause = sqliteError("SQLITE_FULL");
+    const error = noSpaceError(file, cause);
+    expect(error?.message).toBe(`${file}: cannot be written (no space left on the device)`);
+    expect(error?.cause).toBe(cause);
+  });
+
+  it("reads an I/O error as no space left only on a disk with no room", () => {
+    const error = noSpaceError(onFullDisk, sqliteError("SQLITE_IOERR_SHMSIZE"));
+    expect(error?.message).toBe(`${onFullDisk}: cannot be written (no space left on the device)`);
+    expect(noSpaceError(tempPath(), sqliteError("SQLITE_IOERR_SHMSIZE"))).toBeUndefined();
+  });
+
+  it("reads an I/O error as something else where the file's folder cannot be asked for its room", () => {
+    expect(noSpaceError(join(tempPath("gone"), "memory.sqlite"), sqliteError("SQLITE_IOERR_WRITE"))).toBeUndefined();
+  });
+
+  it("leaves any other error alone, even on a disk with no room", () => {
+    expect(noSpaceError(onFullDisk, sqliteError("SQLITE_BUSY"))).toBeUndefined();
   });
 });

@@ -306,3 +306,51 @@ describe("migrations", () => {
     db.close();
   });
 });
+
+describe("migrate: refusals and their causes", () => {
+  it("refuses a file with tables but no schema version, and adds nothing to it", () => {
+    const file = tempPath("other.sqlite");
+    const db = new Database(file);
+    db.exec("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT);");
+    try {
+      expect(userError(() => migrate(db, file, tokenizer)).message).toBe(
+        `${file}: is an SQLite file but not a recollect memory store (no schema version)`,
+      );
+      expect(db.prepare("SELECT name FROM sqlite_master").pluck().all()).toEqual(["settings", "sqlite_autoindex_settings_1"]);
+      expect(db.pragma("user_version", { simple: true })).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("gives what made a migration fail as the cause of its error", () => {
+    const file = v2File(["Ana lives in Porto"]);
+    const failure = new Error("tokenizer exploded");
+    const failing: TokenCounter = {
+      count() {
+        throw failure;
+      },
+    };
+    const db = new Database(file);
+    try {
+      const error = userError(() => migrate(db, file, failing));
+      expect(error.message).toBe(`${file}: migrating the memory store from schema version 2 to 5 failed (tokenizer exploded); the file was left unchanged`);
+      expect(error.cause).toBe(failure);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("gives SQLite's error as the cause when the file cannot be read as a database", () => {
+    const file = tempPath();
+    writeFileSync(file, "not a database, only some text that SQLite cannot read as one\n".repeat(100));
+    const db = new Database(file);
+    try {
+      const error = userError(() => migrate(db, file, tokenizer));
+      expect(error.cause).toBeInstanceOf(Database.SqliteError);
+      expect((error.cause as { code: string }).code).toBe("SQLITE_NOTADB");
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScratchStores } from "../../../src/memory/store/scratch-stores.js";
 import type { MemoryStore } from "../../../src/memory/store/store.js";
 import { retrieve } from "../../../src/memory/retrieve.js";
@@ -85,5 +85,31 @@ describe("ScratchStores", () => {
     expect(later.size()).toBe(0);
     later.close();
     stores.close();
+  });
+});
+
+describe("ScratchStores' connections", () => {
+  it("names its stores as openStore names an in-memory one", () => {
+    const stores = new ScratchStores();
+    const store = stores.open({ tokenizer });
+    expect(store.file).toBe(":memory:");
+    store.close();
+    stores.close();
+  });
+
+  it("keeps one connection for stores opened one after another, however often each is closed, and closes it when closed itself", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const stores = new ScratchStores();
+    const first = stores.open({ tokenizer });
+    first.close();
+    first.close();
+    stores.open({ tokenizer }).close();
+    const closing = vi.spyOn(Database.prototype, "close");
+    try {
+      stores.close();
+      expect(closing).toHaveBeenCalledTimes(1);
+    } finally {
+      closing.mockRestore();
+    }
   });
 });
