@@ -120,6 +120,41 @@ export const EQUIVALENT_MUTANTS = [
     replacements: ["this.version.length / 2"],
     reason: "doubling only spares reallocations; any length past the slot holds the same versions",
   },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "i >= 0",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "past the run's first entry its key reads as undefined, and undefined > key is false, so the entry comes from the additions either way",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "capacity <= this.slots.length",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "reallocating when there is room copies the same entries into a larger run",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "capacity <= this.slots.length",
+    mutator: "EqualityOperator",
+    replacements: ["capacity < this.slots.length"],
+    reason: "reallocating when the room is exactly enough copies the same entries into a larger run",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "this.slots.length * 2",
+    mutator: "ArithmeticOperator",
+    replacements: ["this.slots.length / 2"],
+    reason: "growing to at least the capacity asked only reallocates more often",
+  },
+  {
+    file: "src/memory/store/access-order.ts",
+    code: "this.version[slot]++",
+    mutator: "UpdateOperator",
+    replacements: ["this.version[slot]--"],
+    reason: "counting down gives each removal a version no entry of the slot carries, as counting up does",
+  },
   // Store: ingest and corrections.
   {
     file: "src/memory/store/store.ts",
