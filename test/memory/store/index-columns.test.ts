@@ -256,3 +256,13 @@ describe("scope index touches", () => {
     expect(index.lastAccessedAt[2]).toBe(T0 + 2 * HOUR);
   });
 });
+
+describe("scope index models after growth", () => {
+  it("gives every memory without an embedding no model (-1), in the room a growth added too", () => {
+    const index = new ScopeIndex("ana");
+    index.add(memory({ embedding: new Float32Array([1, 0]), embeddingModel: "embedder-a" }), true);
+    index.addMany(Array.from({ length: 40 }, () => memory()), new Array(40).fill(true)); // past the first capacity
+    index.add(memory({ embedding: new Float32Array([0, 1]), embeddingModel: "embedder-a" }), true);
+    expect(Array.from(index.embeddingModel.subarray(0, 42))).toEqual([0, ...new Array(40).fill(-1), 0]);
+  });
+});
