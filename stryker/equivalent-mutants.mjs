@@ -431,6 +431,36 @@ export const EQUIVALENT_MUTANTS = [
     reason: "no slot holds row undefined: the binary search compares nothing below it and finds no slot equal to it",
   },
 
+  // Store: the index's score buffers and growth.
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "spare.length >= this.size",
+    mutator: "EqualityOperator",
+    replacements: ["spare.length > this.size"],
+    reason: "a spare of exactly the size is dropped for a new zeroed buffer, which only allocates",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "written === null",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "the slots written lie below the size, so zeroing every slot up to it zeroes them too",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "i < written.length",
+    mutator: "EqualityOperator",
+    replacements: ["i <= written.length"],
+    reason: "the read past the list gives undefined, and values[undefined] is a property of the array object, no slot",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "fill !== 0",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "filling a new, zeroed column with 0 changes nothing",
+  },
+
   // Ranking: guards whose other branch gives the same result, and walks that only visit more.
   ...[
     ["totalA > totalB", "totalA >= totalB"],
