@@ -219,3 +219,50 @@ function contents(index: ScopeIndex): unknown {
     ),
   };
 }
+
+describe("scope index touches", () => {
+  /** The live entries of the access order, every kind and level, as [slot, last access]. */
+  function liveOrder(index: ScopeIndex): [number, number][] {
+    return [0, 1, 2, 3].flatMap((kind) =>
+      index.accessOrder.runsOf(kind).flatMap((run) =>
+        Array.from(run.slots.subarray(0, run.length), (slot, i): [number, number] => [slot, run.keys[i]]).filter((_, i) =>
+          index.accessOrder.isLive(run.slots[i], run.versions[i]),
+        ),
+      ),
+    );
+  }
+
+  it("moves a current memory to its new last access, leaves one touched at the time it has in place, and keeps a superseded one out of the access order", () => {
+    const index = new ScopeIndex("ana");
+    index.add(memory({ lastAccessedAt: T0 }), true);
+    index.add(memory({ lastAccessedAt: T0 }), true);
+    index.add(memory({ lastAccessedAt: T0 }), false);
+    expect(liveOrder(index)).toEqual([
+      [0, T0],
+      [1, T0],
+    ]);
+    // Touched at the time it has: not moved after the memory accessed at the same time.
+    index.touch(0, T0);
+    expect(liveOrder(index)).toEqual([
+      [0, T0],
+      [1, T0],
+    ]);
+    index.touch(0, T0 + HOUR);
+    index.touch(2, T0 + 2 * HOUR);
+    expect(liveOrder(index)).toEqual([
+      [1, T0],
+      [0, T0 + HOUR],
+    ]);
+    expect(index.lastAccessedAt[2]).toBe(T0 + 2 * HOUR);
+  });
+});
+
+describe("scope index models after growth", () => {
+  it("gives every memory without an embedding no model (-1), in the room a growth added too", () => {
+    const index = new ScopeIndex("ana");
+    index.add(memory({ embedding: new Float32Array([1, 0]), embeddingModel: "embedder-a" }), true);
+    index.addMany(Array.from({ length: 40 }, () => memory()), new Array(40).fill(true)); // past the first capacity
+    index.add(memory({ embedding: new Float32Array([0, 1]), embeddingModel: "embedder-a" }), true);
+    expect(Array.from(index.embeddingModel.subarray(0, 42))).toEqual([0, ...new Array(40).fill(-1), 0]);
+  });
+});

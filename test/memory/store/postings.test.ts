@@ -83,3 +83,33 @@ describe("postings of texts", () => {
     expect(postings.get("lisbons")?.length).toBe(1);
   });
 });
+
+describe("postings of unusual words", () => {
+  it("keeps a word longer than twice the pool of characters whole", () => {
+    const long = "a".repeat(3000);
+    const postings = new Postings();
+    expect(postings.add(0, [long, "b"])).toBe(2);
+    expect(entries(postings.get(long))).toEqual([[0, 1]]);
+    expect(postings.get("a".repeat(2999))).toBeUndefined();
+    expect(entries(postings.get("b"))).toEqual([[0, 1]]);
+  });
+
+  it("tells apart words that are prefixes of one another, however their cells lie", () => {
+    // Longest first, so a shorter word may start its probe at a cell a longer one already holds.
+    const letters = "thequickbrownfoxjumpsoverthelazydogpackmyboxwithfivedozenliquorjugs";
+    const words = Array.from({ length: 60 }, (_, i) => letters.slice(0, i + 1));
+    const postings = new Postings();
+    for (const [slot, word] of [...words.entries()].reverse()) postings.add(slot, [word]);
+    words.forEach((word, slot) => expect(entries(postings.get(word)), word).toEqual([[slot, 1]]));
+  });
+
+  it("keeps every list when the slab is repacked while the records are exactly full", () => {
+    // 128 distinct words fill the first records; one frequent word then moves its list until the slab is repacked.
+    const postings = new Postings();
+    const distinct = Array.from({ length: 128 }, (_, i) => `w${i}`);
+    postings.add(0, distinct);
+    for (let slot = 1; slot <= 700; slot++) postings.add(slot, ["w0"]);
+    expect(entries(postings.get("w0"))).toEqual(Array.from({ length: 701 }, (_, slot) => [slot, 1]));
+    for (const word of distinct.slice(1)) expect(entries(postings.get(word)), word).toEqual([[0, 1]]);
+  });
+});

@@ -22,3 +22,13 @@ describe("seq slots", () => {
     expect(slots.slotOf(6)).toBe(1);
   });
 });
+
+describe("seq slots when empty", () => {
+  it("finds no slot for row 0, which the unused room past the last slot holds as its zero", () => {
+    expect(new SeqSlots().slotOf(0)).toBeUndefined();
+    const slots = new SeqSlots();
+    slots.push(3);
+    expect(slots.slotOf(0)).toBeUndefined();
+    expect(slots.slotOf(3)).toBe(0);
+  });
+});

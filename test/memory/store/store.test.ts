@@ -649,3 +649,13 @@ function currentSlots(store: MemoryStore): number[] {
   const index = scopeIndex(store, "ana")!;
   return Array.from({ length: index.size }, (_, slot) => slot).filter((slot) => index.isCurrent(slot, T0));
 }
+
+describe("scope index of another store", () => {
+  it("refuses a store that openStore did not make, whose index it cannot read", () => {
+    const made = memoryStore();
+    // Another implementation of MemoryStore: here a copy of the store's own fields, without its class.
+    const wrapped = { ...made } as MemoryStore;
+    expect(() => scopeIndex(wrapped, "ana")).toThrow(new Error("retrieval needs a store made by openStore"));
+    made.close();
+  });
+});
