@@ -32,6 +32,9 @@ export function settledRss(): number {
     collect = runInNewContext("gc") as () => void;
   }
   collect();
+  // V8 frees dropped array buffers on a background thread after a collection; the next full
+  // collection waits for that first, so the reading after it no longer counts them.
+  collect();
   return process.memoryUsage().rss;
 }
 
