@@ -4,7 +4,7 @@ import { loadExperiment } from "../../src/harness/experiment/load.js";
 import { readResults } from "../../src/harness/results/io.js";
 import { journalFile } from "../../src/harness/runner/run.js";
 import { againCommand, SavedWork, shellQuote } from "../../src/cli/interrupt.js";
-import { type CliOutcome, commitSandbox, runCliProcess, spawnCli, useSandbox } from "./sandbox.js";
+import { type CliOutcome, commitSandbox, runCli, spawnCli, useSandbox } from "./sandbox.js";
 
 describe("the line Ctrl-C prints", () => {
   const again = "npx recollect experiment experiments/core.yaml";
@@ -54,8 +54,9 @@ describe("the command that runs a command again", () => {
 });
 
 /**
- * The real command line, interrupted as a terminal's Ctrl-C does: SIGINT to its whole process
- * group while a system that takes its time is being run. Then the printed command resumes it.
+ * The real command line, a process of its own, interrupted as a terminal's Ctrl-C does: SIGINT to
+ * its whole process group while a system that takes its time is being run. Then the printed
+ * command resumes it (run in this process: that part needs no signal).
  */
 describe("an experiment interrupted with Ctrl-C", () => {
   const box = useSandbox();
@@ -107,7 +108,7 @@ describe("an experiment interrupted with Ctrl-C", () => {
     process.kill(-child.pid!, "SIGINT");
     stopped = await done;
     journalled = readFileSync(box.path(journal), "utf8").trim().split("\n").length;
-    resumed = await runCliProcess(args, box.dir, { env });
+    resumed = await runCli(args, box.dir, { env });
   }, 300_000);
 
   it("exits 130 with one line: how many trials the journal holds, and the command that resumes", () => {

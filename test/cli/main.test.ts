@@ -1,9 +1,12 @@
 /**
  * Every bad input a user can give is one line and exit 2. Each row of the table below runs the
- * real command line (node, tsx, src/cli/main.ts) in a sandbox of its own that is a git repository
- * with everything committed, and checks: exactly one line on standard error, "recollect: " and a
- * message naming the file or flag and what is wrong; exit code 2; no stack trace; and a clean
- * `git status` afterwards: nothing written, nothing half-written.
+ * command line in a sandbox of its own that is a git repository with everything committed, and
+ * checks: exactly one line on standard error, "recollect: " and a message naming the file or flag
+ * and what is wrong; exit code 2; no stack trace; and a clean `git status` afterwards: nothing
+ * written, nothing half-written. A row runs through the binary's own entry (src/cli/run.ts) in
+ * this process; the rows that need what only a process has run node, tsx and src/cli/main.ts as
+ * one (file permissions dropped with setpriv; an input that once hung the CLI, which only killing
+ * a process ends), and so check the exit status as a shell sees it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,7 +23,7 @@ import { fullPolicy, loadGemmaTokenizer, openStore } from "../../src/memory/inde
 import { repoPath, useTempDir } from "../harness/temp-files.js";
 import { isRatingPrompt } from "../harness/answers/double-answers.js";
 import { startOllamaDouble, type OllamaDouble } from "../model/ollama-test-double.js";
-import { type CliOutcome, commitSandbox, killCli, runCliProcess, type Sandbox, sandboxChanges, spawnCli, type SpawnOptions, useSandbox } from "./sandbox.js";
+import { type CliOutcome, commitSandbox, killCli, runCli, runCliProcess, type Sandbox, sandboxChanges, spawnCli, type SpawnOptions, useSandbox } from "./sandbox.js";
 
 /**
  * Running as someone whom file permissions stop. Tests and CI run as root, whom permissions do
@@ -41,7 +44,7 @@ interface Row {
   run(box: Sandbox): string[];
   /** The whole message after "recollect: ". */
   says: (box: Sandbox) => string | RegExp;
-  /** Run where file permissions apply (see permissionsApply). */
+  /** Run where file permissions apply (see permissionsApply): a process of its own, its rights dropped. */
   permissions?: boolean;
   /** Prepares what the row needs besides files (a full disk), before `run`; says why the row is skipped when it cannot. */
   setUp?: (box: Sandbox) => { skip: string } | undefined;
@@ -49,8 +52,9 @@ interface Row {
   /** Runs after the sandbox is committed, e.g. to take a permission away. */
   after?: (box: Sandbox) => void;
   /**
-   * For inputs that once hung the CLI: it is killed after this long, so a regression fails its row
-   * instead of stalling the table. The refusal itself takes milliseconds; the rest is start-up.
+   * For inputs that once hung the CLI: the row runs as a process, killed after this long, so a
+   * regression fails its row instead of stalling the table (a system call that never returns
+   * would stall this process too). The refusal itself takes milliseconds; the rest is start-up.
    */
   deadlineMs?: number;
   /**
@@ -692,9 +696,21 @@ interface Kept {
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const besideOf = (box: Sandbox, name: string) => ["-journal", "-wal", "-shm"].map((suffix) => name + suffix).filter((sibling) => existsSync(box.path(sibling)));
 
+/** Runs a row's command line as a process of its own: with its rights dropped, or killed past its deadline. */
+async function runSpawned(row: Row, args: string[], box: Sandbox, env: SpawnOptions): Promise<CliOutcome> {
+  const wrapper = row.permissions && "wrapper" in PERMISSIONS ? { wrapper: PERMISSIONS.wrapper } : {};
+  const { child, done } = spawnCli(args, box.dir, { ...wrapper, ...env });
+  const deadline = row.deadlineMs === undefined ? undefined : setTimeout(() => killCli(child), row.deadlineMs);
+  try {
+    return await done;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 const outcomes = new Map<string, { outcome: CliOutcome; box: Sandbox; changes: string; kept?: Kept } | { skipped: string }>();
 const boxes = Object.fromEntries(Object.keys(ROWS).map((title) => [title, useSandbox()]));
-/** Rows run a few at a time: each is a Node process that loads part of the project. */
+/** Rows are prepared a few at a time; the spawned ones run side by side, the others one after another. */
 const PARALLEL = 4;
 
 beforeAll(async () => {
@@ -718,14 +734,8 @@ beforeAll(async () => {
       commitSandbox(box);
       row.after?.(box);
       const before = row.keeps === undefined ? undefined : sha256(box.path(row.keeps));
-      const options: SpawnOptions = {
-        ...(row.permissions && "wrapper" in PERMISSIONS ? { wrapper: PERMISSIONS.wrapper } : {}),
-        ...(row.env ? { env: row.env(box) } : {}),
-      };
-      const { child, done } = spawnCli(args, box.dir, options);
-      const deadline = row.deadlineMs === undefined ? undefined : setTimeout(() => killCli(child), row.deadlineMs);
-      const outcome = await done;
-      clearTimeout(deadline);
+      const env = row.env ? { env: row.env(box) } : {};
+      const outcome = row.permissions || row.deadlineMs !== undefined ? await runSpawned(row, args, box, env) : await runCli(args, box.dir, env);
       const kept = row.keeps === undefined ? {} : { kept: { before: before!, after: sha256(box.path(row.keeps)), beside: besideOf(box, row.keeps) } };
       outcomes.set(title, { outcome, box, changes: sandboxChanges(box), ...kept });
     }
@@ -883,7 +893,7 @@ describe("inputs that are accepted, as documented", () => {
       const runs = row.run(box);
       commitSandbox(box);
       let outcome: CliOutcome | undefined;
-      for (const args of runs) outcome = await runCliProcess(args, box.dir);
+      for (const args of runs) outcome = await runCli(args, box.dir);
       accepted.set(title, { outcome: outcome!, box, changes: sandboxChanges(box) });
     }
   }, 600_000);
@@ -918,7 +928,7 @@ describe("a damaged journal of an interrupted run", () => {
         "",
       ].join("\n"),
     );
-    outcome = await runCliProcess(["experiment", "experiments/resumed.yaml", "--workers", "1"], box.dir);
+    outcome = await runCli(["experiment", "experiments/resumed.yaml", "--workers", "1"], box.dir);
   }, 300_000);
 
   it("is warned about line by line, never a crash, and the run goes on to write its results", () => {
@@ -970,6 +980,7 @@ describe("a run whose --out fills up", () => {
     }
     validExperiment(box, "fills");
     commitSandbox(box);
+    // Spawned, end to end: the binary's whole write path onto a real full disk, and the exit status a shell sees.
     const outcome = await runCliProcess(["experiment", "experiments/fills.yaml", "--workers", "1", "--out", disk.dir], box.dir);
     mounted = { outcome, changes: sandboxChanges(box) };
   }, 300_000);

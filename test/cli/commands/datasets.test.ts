@@ -10,10 +10,10 @@ import { conversation, writeBytes, writeJsonl } from "../../datasets/conversatio
 import { fixtureSamples } from "../../datasets/locomo/fixture.js";
 import { REPO_ROOT, useTempDir } from "../../harness/temp-files.js";
 import { userError } from "../../helpers/user-error.js";
-import { type CliOutcome, runCliProcess } from "../sandbox.js";
+import { type CliOutcome, runCli } from "../sandbox.js";
 
 /**
- * Conversation datasets through the real command line, run from the project's folder as a user
+ * Conversation datasets through the command line's entry (src/cli/run.ts), run from the project's folder as a user
  * would: every repair shows in the import table, every bad input is one line and exit 2 with
  * nothing written, the project's tracked files never change, and a LoCoMo file converted to the
  * format ranks exactly as the LoCoMo importer does.
@@ -188,10 +188,10 @@ let repaired: CliOutcome;
 let convert: CliOutcome;
 let runs: CliOutcome[];
 
-/** Runs the CLI for each argument list, a few at a time: the machine is small. */
-async function runAll(argLists: string[][], at = 4): Promise<CliOutcome[]> {
+/** Runs the CLI for each argument list, one after another, in the project's folder. */
+async function runAll(argLists: string[][]): Promise<CliOutcome[]> {
   const results: CliOutcome[] = [];
-  for (let i = 0; i < argLists.length; i += at) results.push(...(await Promise.all(argLists.slice(i, i + at).map((args) => runCliProcess(args, REPO_ROOT)))));
+  for (const args of argLists) results.push(await runCli(args, REPO_ROOT));
   return results;
 }
 

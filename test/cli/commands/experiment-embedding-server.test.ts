@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CliOutcome, commitSandbox, runCliProcess, sandboxChanges, useSandbox } from "../sandbox.js";
+import { type CliOutcome, commitSandbox, runCli, sandboxChanges, useSandbox } from "../sandbox.js";
 
 /**
  * An experiment that ranks by a model on an embedding server no one runs: the server is found
@@ -26,7 +26,7 @@ box.write(
 let outcome: CliOutcome;
 beforeAll(async () => {
   commitSandbox(box);
-  outcome = await runCliProcess(["experiment", `experiments/${NAME}.yaml`, "--workers", "1"], box.dir);
+  outcome = await runCli(["experiment", `experiments/${NAME}.yaml`, "--workers", "1"], box.dir);
 }, 120_000);
 
 describe("recollect experiment with its embedding server down", () => {

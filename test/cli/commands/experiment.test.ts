@@ -8,11 +8,12 @@ import { readResults, stableContent } from "../../../src/harness/results/io.js";
 import { buildManifest } from "../../../src/harness/results/manifest.js";
 import type { ExperimentResults } from "../../../src/harness/results/types.js";
 import { runTrials } from "../../../src/harness/runner/run.js";
-import { type CliOutcome, killCli, runCliProcess, spawnCli, useSandbox } from "../sandbox.js";
+import { type CliOutcome, killCli, runCli, spawnCli, useSandbox } from "../sandbox.js";
 
 /**
- * `recollect experiment` survives kill -9: the run is killed once its journal holds a finished
- * trial, and a second run finishes the rest and records the same results as an uninterrupted run.
+ * `recollect experiment` survives kill -9: the run, a process of its own so that it can be killed,
+ * is killed once its journal holds a finished trial, and a second run (in this process) finishes
+ * the rest and records the same results as an uninterrupted run.
  */
 const sandbox = useSandbox();
 const NAME = "resume-after-kill";
@@ -106,10 +107,10 @@ describe("recollect experiment, killed with SIGKILL and run again", () => {
 
   it("resumes from the journal, running only the missing trials", async () => {
     expect(killedOutcome).toBeDefined();
-    const running = runCliProcess(["experiment", experimentFile, "--workers", "1"], sandbox.dir);
-    // Meanwhile, the reference: the same experiment run here without interruption or journal.
+    // The reference first: the same experiment run here without interruption or journal. Not
+    // beside the command line's run, which reads its paths with this process in the sandbox.
     uninterrupted = await uninterruptedRun();
-    rerun = await running;
+    rerun = await runCli(["experiment", experimentFile, "--workers", "1"], sandbox.dir);
     expect(rerun.code, rerun.stderr).toBe(0);
     // The progress starts where the killed run stopped (plain lines: stderr is not a terminal).
     const counts = rerun.stderr.split("\n").flatMap((line) => new RegExp(`^${NAME}: (\\d+/\\d+ trials)`).exec(line)?.[1] ?? []);

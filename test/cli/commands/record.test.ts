@@ -1,5 +1,5 @@
 /**
- * `npm run record` end to end: the real command line, in a sandbox folder, against the Ollama test
+ * `npm run record` end to end: the command line's entry, in a sandbox folder, against the Ollama test
  * double. It writes the recording set, the graded answers and the reports there; a replay in the
  * same folder with the double stopped gives the same answers. The double's digest is not a real
  * model's, so the regenerated EVALUATION.md lists the recording and shows no accuracy.
@@ -13,7 +13,7 @@ import { ANSWER_RUN } from "../../../src/harness/answers/spec.js";
 import { readRecordings } from "../../../src/model/recording-file.js";
 import { doubleAnswer } from "../../harness/answers/double-answers.js";
 import { DOUBLE_MODELS, startOllamaDouble, type OllamaDouble } from "../../model/ollama-test-double.js";
-import { type CliOutcome, runCliProcess, useSandbox } from "../sandbox.js";
+import { type CliOutcome, runCli, useSandbox } from "../sandbox.js";
 
 const sandbox = useSandbox();
 sandbox.write(
@@ -34,7 +34,7 @@ let recorded: CliOutcome;
 
 beforeAll(async () => {
   double = await startOllamaDouble({ answer: doubleAnswer });
-  recorded = await runCliProcess(["record", "--host", double.host, "--seeds", "2", "--timeout-ms", "20000"], sandbox.dir);
+  recorded = await runCli(["record", "--host", double.host, "--seeds", "2", "--timeout-ms", "20000"], sandbox.dir);
   await double.stop();
 });
 afterAll(() => double.stop());
@@ -70,7 +70,7 @@ describe("npm run record", () => {
 
   it("fails fast with the server-down message when the server is stopped, leaving the recordings as they were", async () => {
     const before = readFileSync(sandbox.path(ANSWER_RUN.recordings), "utf8");
-    const outcome = await runCliProcess(["record", "--host", double.host], sandbox.dir);
+    const outcome = await runCli(["record", "--host", double.host], sandbox.dir);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toBe(`recollect: no Ollama server at ${double.host}: start it with \`ollama serve\`, or use recorded calls\n`);
     expect(readFileSync(sandbox.path(ANSWER_RUN.recordings), "utf8")).toBe(before);
