@@ -11,6 +11,13 @@ import { isRecollectError, RecollectError } from "../../../src/shared/errors.js"
 import { T0, tempPath, tokenizer } from "../helpers.js";
 import { userError } from "../../helpers/user-error.js";
 
+/** A token counter that throws `error` whenever a migration asks it to count. */
+const throwingCounter = (error: Error): TokenCounter => ({
+  count() {
+    throw error;
+  },
+});
+
 function v1File(wal = false): string {
   const file = tempPath();
   const db = new Database(file);
@@ -141,11 +148,7 @@ describe("migrations", () => {
   it("passes a user error from the token counter through as it is, not as a failed migration", () => {
     const file = v2File(["Ana lives in Porto"]);
     const refusal = new RecollectError("the tokenizer refuses to count");
-    const refusing: TokenCounter = {
-      count() {
-        throw refusal;
-      },
-    };
+    const refusing = throwingCounter(refusal);
     expect(userError(() => openStore(file, { tokenizer: refusing }))).toBe(refusal);
   });
 
@@ -206,11 +209,7 @@ describe("migrations", () => {
   it("rolls the whole chain back when a v1 file fails on its second step", () => {
     const file = v1File();
     const before = snapshot(file);
-    const failing: TokenCounter = {
-      count() {
-        throw new Error("no");
-      },
-    };
+    const failing = throwingCounter(new Error("no"));
     expect(() => openStore(file, { tokenizer: failing })).toThrow(/version 1 to 5 failed/);
     expect(snapshot(file).main.equals(before.main)).toBe(true);
     const db = new Database(file);
@@ -326,11 +325,7 @@ describe("migrate: refusals and their causes", () => {
   it("gives what made a migration fail as the cause of its error", () => {
     const file = v2File(["Ana lives in Porto"]);
     const failure = new Error("tokenizer exploded");
-    const failing: TokenCounter = {
-      count() {
-        throw failure;
-      },
-    };
+    const failing = throwingCounter(failure);
     const db = new Database(file);
     try {
       const error = userError(() => migrate(db, file, failing));
