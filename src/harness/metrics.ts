@@ -55,23 +55,28 @@ export function metricNames(ks: number[]): MetricName[] {
 
 /** One metric's value for one ask; null when the metric does not apply (coverage with nothing required). */
 export function metricValue(result: AskResult, metric: MetricName): number | null {
+  return metricReader(metric)(result);
+}
+
+/** Reads one metric from asks: the metric's name is parsed once, for loops over many asks. */
+export function metricReader(metric: MetricName): (result: AskResult) => number | null {
   const [name, kText] = metric.split("@");
   const k = Number(kText);
   switch (name) {
     case "recall_any":
-      return recallAny(result.ranks, k);
+      return (result) => recallAny(result.ranks, k);
     case "recall_all":
-      return recallAll(result.ranks, k);
+      return (result) => recallAll(result.ranks, k);
     case "mrr":
-      return reciprocalRank(result.ranks);
+      return (result) => reciprocalRank(result.ranks);
     case "ndcg":
-      return ndcg(result.ranks, k);
+      return (result) => ndcg(result.ranks, k);
     case "coverage":
-      return result.coverage;
+      return (result) => result.coverage;
     case "leakage":
-      return result.leaked.length > 0 ? 1 : 0;
+      return (result) => (result.leaked.length > 0 ? 1 : 0);
     case "tokens":
-      return result.tokens;
+      return (result) => result.tokens;
     default:
       throw new Error(`unknown metric "${metric}"`);
   }

@@ -6,6 +6,7 @@ import {
   isUnitBounded,
   type MetricName,
   metricNames,
+  metricReader,
   metricValue,
   ndcg,
   recallAll,
@@ -111,6 +112,17 @@ describe("metricValue", () => {
 
   it("rejects a metric it does not know", () => {
     expect(() => metricValue(result, "precision@3")).toThrow(/unknown metric "precision@3"/);
+    expect(() => metricReader("precision@3")).toThrow(/unknown metric "precision@3"/);
+  });
+
+  it("reads the same metric from many asks through a reader that parses its name once", () => {
+    const asks = [result, ask({ ranks: [1, 3], coverage: null, leaked: [], tokens: 7 }), ask({ ranks: [] })];
+    expect(asks.map(metricReader("recall_any@2"))).toEqual([1, 1, 0]);
+    expect(asks.map(metricReader("recall_all@3"))).toEqual([0, 1, 0]);
+    expect(asks.map(metricReader("mrr"))).toEqual([0.5, 1, 0]);
+    expect(asks.map(metricReader("coverage"))).toEqual([0.5, null, null]);
+    expect(asks.map(metricReader("leakage"))).toEqual([1, 0, 0]);
+    expect(asks.map(metricReader("tokens"))).toEqual([41, 7, 0]);
   });
 });
 

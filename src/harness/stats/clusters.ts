@@ -46,6 +46,24 @@ export function hasStructure(structure: Structure): boolean {
 }
 
 /**
+ * Which item and cluster each of `n` values belongs to: the label work of `reduceToClusters`,
+ * done once for callers that reduce many value arrays over the same labels (every pair of a
+ * lettering table, a comparison's differences and both its sides).
+ */
+export interface Grouping {
+  /** The item of each value. */
+  itemOf: Int32Array;
+  /** The number of values of each item. */
+  itemCounts: Float64Array;
+  itemCluster: Int32Array;
+  nValues: number;
+  nItems: number;
+  nClusters: number;
+  clusteredBy: "cluster" | "item";
+  clusterLabels: (string | number)[];
+}
+
+/**
  * Groups `values` by item (mean of each item's values), then items by cluster. Items and clusters
  * are numbered in order of first appearance, so the result does not depend on how labels sort.
  *
@@ -54,14 +72,17 @@ export function hasStructure(structure: Structure): boolean {
  * between clusters needs two of them), so the items become the clusters and `clusteredBy` says so.
  */
 export function reduceToClusters(fn: string, values: readonly number[], structure: Structure): ClusteredValues {
-  const n = values.length;
+  return reduceGrouped(values, groupLabels(fn, values.length, structure));
+}
+
+/** The grouping of `n` values by `structure`'s labels (see `reduceToClusters`). */
+export function groupLabels(fn: string, n: number, structure: Structure): Grouping {
   checkLength(fn, "items", structure.items, n);
   checkLength(fn, "clusters", structure.clusters, n);
 
   const itemIndex = new Map<string | number, number>();
   const itemOf = new Int32Array(n);
-  const itemSums: number[] = [];
-  const itemCounts: number[] = [];
+  const counts: number[] = [];
   const itemClusterLabel: (string | number)[] = [];
   const itemLabels: (string | number)[] = [];
   for (let j = 0; j < n; j++) {
@@ -69,10 +90,9 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
     let i = itemIndex.get(label);
     const cluster = structure.clusters === undefined ? label : structure.clusters[j];
     if (i === undefined) {
-      i = itemSums.length;
+      i = counts.length;
       itemIndex.set(label, i);
-      itemSums.push(0);
-      itemCounts.push(0);
+      counts.push(0);
       itemClusterLabel.push(cluster);
       itemLabels.push(label);
     } else if (itemClusterLabel[i] !== cluster) {
@@ -82,12 +102,10 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
       );
     }
     itemOf[j] = i;
-    itemSums[i] += values[j];
-    itemCounts[i] += 1;
+    counts[i] += 1;
   }
 
-  const nItems = itemSums.length;
-  const itemMeans = Float64Array.from(itemSums, (sum, i) => sum / itemCounts[i]);
+  const nItems = counts.length;
   const clusterIndex = new Map<string | number, number>();
   const labelledCluster = new Int32Array(nItems);
   for (let i = 0; i < nItems; i++) {
@@ -101,18 +119,32 @@ export function reduceToClusters(fn: string, values: readonly number[], structur
 
   const declared = structure.clusters !== undefined;
   const oneCluster = clusterIndex.size < 2 && nItems >= 2;
-  const clusteredBy = declared && !oneCluster ? "cluster" : "item";
-  const itemCluster = oneCluster ? Int32Array.from({ length: nItems }, (_, i) => i) : labelledCluster;
-  const nClusters = oneCluster ? nItems : clusterIndex.size;
+  return {
+    itemOf,
+    itemCounts: Float64Array.from(counts),
+    itemCluster: oneCluster ? Int32Array.from({ length: nItems }, (_, i) => i) : labelledCluster,
+    nValues: n,
+    nItems,
+    nClusters: oneCluster ? nItems : clusterIndex.size,
+    clusteredBy: declared && !oneCluster ? "cluster" : "item",
+    clusterLabels: oneCluster ? itemLabels : [...clusterIndex.keys()],
+  };
+}
 
+/** `values` reduced to item means and cluster totals by a grouping of as many values. */
+export function reduceGrouped(values: readonly number[], grouping: Grouping): ClusteredValues {
+  const { itemOf, itemCounts, itemCluster, nValues, nItems, nClusters, clusteredBy, clusterLabels } = grouping;
+  if (values.length !== nValues) throw new RangeError(`reduceGrouped: the grouping is of ${nValues} values, got ${values.length}`);
+  const itemMeans = new Float64Array(nItems);
+  for (let j = 0; j < nValues; j++) itemMeans[itemOf[j]] += values[j];
+  for (let i = 0; i < nItems; i++) itemMeans[i] /= itemCounts[i];
   const totals = new Float64Array(nClusters);
   const sizes = new Float64Array(nClusters);
-  itemCluster.forEach((c, i) => {
-    totals[c] += itemMeans[i];
-    sizes[c] += 1;
-  });
-  const clusterLabels = oneCluster ? itemLabels : [...clusterIndex.keys()];
-  return { itemMeans, itemCluster, totals, sizes, nValues: n, nItems, nClusters, clusteredBy, clusterLabels };
+  for (let i = 0; i < nItems; i++) {
+    totals[itemCluster[i]] += itemMeans[i];
+    sizes[itemCluster[i]] += 1;
+  }
+  return { itemMeans, itemCluster, totals, sizes, nValues, nItems, nClusters, clusteredBy, clusterLabels };
 }
 
 /** The mean over items, each item counting once whatever its number of values; 0 without items. */

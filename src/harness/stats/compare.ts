@@ -2,7 +2,7 @@ import { mean as sampleMean } from "simple-statistics";
 import { bootstrapMeanCI, type ClusterDesign, designEffect } from "./bootstrap.js";
 import { minimumDetectableEffect } from "./cluster-robust.js";
 import { clusteredTest, type TestMethod } from "./clustered-test.js";
-import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { groupLabels, hasStructure, itemWeightedMean, reduceGrouped, type Structure } from "./clusters.js";
 import { toRng, type Seed } from "./rng.js";
 import { pairedDifferences, signFlipTest } from "./sign-flip.js";
 
@@ -94,7 +94,8 @@ export function compareToBaseline(
   };
 
   if (hasStructure(options)) {
-    const reduce = (values: readonly number[]) => reduceToClusters("compareToBaseline", values, options);
+    const grouping = groupLabels("compareToBaseline", n, options);
+    const reduce = (values: readonly number[]) => reduceGrouped(values, grouping);
     const data = reduce(diffs);
     const [low, high] = options.bounds ?? observedRange(baseline, ablation);
     const test = clusteredTest(data, options.level ?? 0.95, [low - high, high - low]);

@@ -1,5 +1,5 @@
 import { mean as sampleMean } from "simple-statistics";
-import { hasStructure, itemWeightedMean, reduceToClusters, type Structure } from "./clusters.js";
+import { groupLabels, hasStructure, itemWeightedMean, reduceGrouped, type Structure } from "./clusters.js";
 import { clusteredP } from "./clustered-test.js";
 import { holm } from "./holm.js";
 import { toRng, type Seed } from "./rng.js";
@@ -53,13 +53,15 @@ export function letterSystems(
   }
 
   const rng = toRng(options.seed);
+  // Every system has a score per (ask, seed) pair in one order, so one grouping serves all.
+  const grouping = hasStructure(options) ? groupLabels("letterSystems", systems[0]?.scores.length ?? 0, options) : undefined;
   const pairs: { i: number; j: number; p: number }[] = [];
   systems.forEach((first, i) => {
     for (let j = i + 1; j < systems.length; j++) {
       const second = systems[j];
       const diffs = pairedDifferences(first.scores, second.scores);
-      const p = hasStructure(options)
-        ? clusteredP(reduceToClusters("letterSystems", diffs, options))
+      const p = grouping
+        ? clusteredP(reduceGrouped(diffs, grouping))
         : signFlipTest(diffs, { seed: rng.fork(`${first.name}\u0000${second.name}`), resamples: options.resamples }).p;
       pairs.push({ i, j, p });
     }
@@ -67,7 +69,7 @@ export function letterSystems(
   const adjusted = holm(pairs.map((pair) => pair.p));
 
   const means = systems.map((system) => {
-    if (hasStructure(options)) return itemWeightedMean(reduceToClusters("letterSystems", system.scores, options));
+    if (grouping) return itemWeightedMean(reduceGrouped(system.scores, grouping));
     return system.scores.length === 0 ? 0 : sampleMean(system.scores);
   });
   const beaten = systems.map(() => new Set<number>());

@@ -3,7 +3,7 @@
  * how often they passed the budget it was told, its call latencies, and the trials it failed.
  * Tokens come from the trials and are exact; latencies are the recording run's measurements.
  */
-import { metricValue } from "../metrics.js";
+import { metricReader } from "../metrics.js";
 import type { ExperimentResults, LatencySummary } from "../results/types.js";
 
 export interface CostRow {
@@ -26,10 +26,11 @@ export interface CostRow {
 }
 
 export function costRows(results: ExperimentResults, metric: string): CostRow[] {
+  const read = metricReader(metric);
   return results.experiment.ablations.map(({ name, budget }) => {
     const trials = results.trials.filter((t) => t.ablation === name);
     const asks = trials.flatMap((t) => t.asks);
-    const values = asks.map((a) => metricValue(a, metric)).filter((v): v is number => v !== null);
+    const values = asks.map(read).filter((v): v is number => v !== null);
     const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
     const timing = results.timing?.[name];
     return {

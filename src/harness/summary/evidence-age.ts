@@ -2,7 +2,7 @@
  * Recall by the age of the evidence when it is asked for: whether a memory system still finds a
  * fact written months ago is a question about time that the overall mean hides.
  */
-import { isUnitBounded, metricValue } from "../metrics.js";
+import { isUnitBounded, metricReader } from "../metrics.js";
 import type { ExperimentResults } from "../results/types.js";
 import { createRng } from "../stats/index.js";
 import { alignResults } from "./align.js";
@@ -56,11 +56,12 @@ export function evidenceAgeRows(results: ExperimentResults, metric: string, opti
   });
   const root = createRng(options.seed).fork(`evidence-age\u0000${metric}`);
   const rows: AgeRow[] = [];
+  const read = metricReader(metric);
   for (const { label: bin } of AGE_BINS) {
     for (const ablation of experiment.ablations.map((a) => a.name)) {
       const askResults = aligned.byAblation.get(ablation)!;
       const positions = bins.flatMap((b, i) => (b === bin ? [i] : []));
-      const values = positions.map((i) => metricValue(askResults[i]!, metric));
+      const values = positions.map((i) => read(askResults[i]!));
       if (values.every((v) => v === null)) continue;
       const value = meanOf(values, (present) => labels.restrict(present.map((p) => positions[p]!)), {
         seed: root.fork("mean"),

@@ -1,4 +1,4 @@
-import { higherIsBetter, isRankMetric, isUnitBounded, metricNames, metricValue } from "../metrics.js";
+import { higherIsBetter, isRankMetric, isUnitBounded, metricNames, metricReader } from "../metrics.js";
 import type { AskResult, ExperimentResults } from "../results/types.js";
 import {
   bootstrapMeanCI,
@@ -385,11 +385,16 @@ function groupsOf(keys: readonly PairKey[]): string[] {
 }
 
 function valuesOf(askResults: readonly AskResult[], indices: readonly number[], metric: string): (number | null)[] {
-  return indices.map((i) => metricValue(askResults[i], metric));
+  const read = metricReader(metric);
+  return indices.map((i) => read(askResults[i]));
 }
 
 function positionsOf<T>(values: readonly T[], keep: (value: T) => boolean): number[] {
-  return values.flatMap((v, i) => (keep(v) ? [i] : []));
+  const positions: number[] = [];
+  values.forEach((v, i) => {
+    if (keep(v)) positions.push(i);
+  });
+  return positions;
 }
 
 function toInterval(interval: MeanInterval | ClusteredInterval): Interval {

@@ -3,7 +3,7 @@
  * memories everywhere (`relevance-only` and `no-decay` when every memory is equally old to the
  * ranking), and a report that states each of them apart repeats one finding as two.
  */
-import { metricValue } from "../../harness/metrics.js";
+import { metricReader } from "../../harness/metrics.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { alignResults } from "../../harness/summary/align.js";
 
@@ -17,13 +17,14 @@ import { alignResults } from "../../harness/summary/align.js";
 export function identicalGroups(results: ExperimentResults, metrics: readonly string[]): string[][] {
   const aligned = alignResults(results);
   const ranking = new Map(results.experiment.ablations.map((a) => [a.name, `${a.policy?.score.relevance}\u0000${a.policy?.mode}`]));
+  const readers = metrics.map(metricReader);
   const groups: string[][] = [];
   for (const { name } of results.experiment.ablations) {
     const asks = aligned.byAblation.get(name)!;
     const same = groups.find(([first]) => {
       if (ranking.get(first) !== ranking.get(name)) return false;
       const theirs = aligned.byAblation.get(first)!;
-      return asks.every((ask, i) => metrics.every((metric) => metricValue(ask, metric) === metricValue(theirs[i], metric)));
+      return asks.every((ask, i) => readers.every((read) => read(ask) === read(theirs[i])));
     });
     if (same === undefined) groups.push([name]);
     else same.push(name);

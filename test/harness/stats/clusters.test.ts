@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itemWeightedMean, reduceToClusters } from "../../../src/harness/stats/clusters.js";
+import { groupLabels, itemWeightedMean, reduceGrouped, reduceToClusters } from "../../../src/harness/stats/clusters.js";
 
 describe("reduceToClusters", () => {
   it("averages each item's values first, then sums item means per cluster", () => {
@@ -55,6 +55,25 @@ describe("reduceToClusters", () => {
   it("refuses label arrays that do not have one label per value", () => {
     expect(() => reduceToClusters("fn", [1, 2, 3], { items: [1, 2] })).toThrow(/fn: items must have one label per value \(3\), got 2/);
     expect(() => reduceToClusters("fn", [1], { clusters: [] })).toThrow(/clusters must have one label per value/);
+  });
+});
+
+describe("groupLabels and reduceGrouped", () => {
+  const structure = { items: ["a", "a", "b", "b", "b", "c"], clusters: ["x", "x", "x", "x", "x", "y"] };
+
+  it("reduce many value arrays over one grouping exactly as reduceToClusters reduces each", () => {
+    const grouping = groupLabels("test", 6, structure);
+    for (const values of [[1, 0, 1, 1, 0, 0.5], [0.1, 0.2, 0.7, -3, 1e-9, 2], [0, 0, 0, 0, 0, 0]]) {
+      expect(reduceGrouped(values, grouping)).toEqual(reduceToClusters("test", values, structure));
+    }
+    // The one-cluster fallback is part of the grouping too.
+    const single = { items: [1, 2, 2], clusters: ["x", "x", "x"] };
+    expect(reduceGrouped([4, 5, 6], groupLabels("test", 3, single))).toEqual(reduceToClusters("test", [4, 5, 6], single));
+  });
+
+  it("check the labels when grouping, and the values' count when reducing", () => {
+    expect(() => groupLabels("fn", 3, { items: [1, 2] })).toThrow(/fn: items must have one label per value \(3\), got 2/);
+    expect(() => reduceGrouped([1, 2], groupLabels("test", 6, structure))).toThrow(/the grouping is of 6 values, got 2/);
   });
 });
 
