@@ -20,7 +20,10 @@ export function cachedEmbedder(inner: Embedder, cache: EmbeddingCache, options: 
     ...(inner.close === undefined ? {} : { close: () => inner.close!() }),
     async embed(texts) {
       const vectors = cache.get(inner.model, texts);
-      const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))];
+      // Shortest first, so that each batch holds texts of about one length: an encoder batches texts
+      // of one token length (use-lite) or pads a batch to its longest, and a batch of one length
+      // costs a third less per text than texts of mixed lengths. Each text's vector is its own.
+      const missing = [...new Set(texts.filter((_, i) => vectors[i] === undefined))].sort((a, b) => a.length - b.length);
       if (missing.length > 0) options.onProgress?.(0, missing.length);
       for (let start = 0; start < missing.length; start += batchSize) {
         const batch = missing.slice(start, start + batchSize);

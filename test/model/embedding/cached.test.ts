@@ -49,6 +49,15 @@ describe("cachedEmbedder", () => {
     expect(Array.from(cache.get("test:model", ["eeeee"])[0]!)).toEqual([5, 2]);
   });
 
+  it("sends the missing texts shortest first (ties in order of appearance), so each batch holds texts of about one length", async () => {
+    const { inner, calls } = recordingEmbedder();
+    const texts = ["a long text", "mid text", "x", "a mid one", "yy", "zz", "the longest text"];
+    const vectors = await cachedEmbedder(inner, freshCache(), { batchSize: 3 }).embed(texts);
+    expect(calls).toEqual([["x", "yy", "zz"], ["mid text", "a mid one", "a long text"], ["the longest text"]]);
+    // Each vector still goes to its own text, in the caller's order.
+    expect(vectors.map((v) => v[0])).toEqual(texts.map((t) => t.length));
+  });
+
   it("batches 256 texts a call unless told", async () => {
     const { inner, calls } = recordingEmbedder();
     const texts = Array.from({ length: 520 }, (_, i) => `text ${i}`);
