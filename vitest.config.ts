@@ -4,20 +4,29 @@ import { defineConfig } from "vitest/config";
 import mutationConfig from "./vitest.mutation.config.ts";
 
 /*
- * Two projects, so that no test file runs twice. The mutation configuration's suite runs exactly
- * as vitest.mutation.config.ts defines it (every file in one process, without isolation), so a
- * test that leaks state into a later file fails `npm test` as it would fail a mutation run. Every
- * other file runs isolated, on all workers. vitest runs the single-process project as a group of
- * its own, after the other.
+ * Three projects, so that no test file runs twice.
+ *
+ * - "mutation-suite" runs exactly as vitest.mutation.config.ts defines it (every file in one
+ *   process, without isolation), so a test that leaks state into a later file fails `npm test` as
+ *   it would fail a mutation run. vitest runs it as a group of its own, after the others.
+ * - "isolated" holds the files that replace a module with `vi.mock`: a mock takes effect only in a
+ *   process that has not loaded the module yet, so each of these files gets a fresh one.
+ * - "shared" holds every other file. Its workers keep their loaded modules from file to file
+ *   (loading the module graph again for each of 200 files cost a minute of the suite), so these
+ *   tests, like the mutation suite's, leave nothing behind: fixtures are built afresh per call,
+ *   and spies and listeners are restored.
  */
 const mutation = mutationConfig.test!;
 const mutationFiles = globSync(mutation.include!, { ignore: mutation.exclude! });
+const ISOLATED = ["test/harness/runner/trial-ranking.test.ts"];
 
 const shared = {
   // Loading the Gemma tokenizer and running whole experiments takes seconds on a 2-core machine.
   testTimeout: 180_000,
   hookTimeout: 180_000,
   pool: "forks",
+  // vitest's default leaves a core free (one worker on two cores); the suite is the only work here.
+  maxWorkers: availableParallelism(),
 } as const;
 
 export default defineConfig({
@@ -28,13 +37,13 @@ export default defineConfig({
       {
         test: {
           ...shared,
-          name: "isolated",
+          name: "shared",
           include: ["test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", ...mutationFiles],
-          // vitest's default leaves a core free (one worker on two cores); the suite is the only work here.
-          maxWorkers: availableParallelism(),
+          exclude: ["**/node_modules/**", ...mutationFiles, ...ISOLATED],
+          isolate: false,
         },
       },
+      { test: { ...shared, name: "isolated", include: ISOLATED } },
       { test: { ...shared, ...mutation, name: "mutation-suite", sequence: { groupOrder: 1 } } },
     ],
   },
