@@ -70,8 +70,8 @@ export class SectionSignals {
   private ranges: SignalRanges | null = null;
   /** Per kind, the shared recency of its decay setting, or null to compute every time. */
   private readonly memoOf: (Float64Array | null)[];
-  /** Under rank recency: each candidate's position in last-access order, from 1. */
-  private positions: Map<number, number> | null = null;
+  /** Under rank recency: each candidate's position in last-access order, from 1, by slot (0: not a candidate). */
+  private positions: Int32Array | null = null;
 
   constructor(
     private readonly view: RankView,
@@ -134,7 +134,11 @@ export class SectionSignals {
     const { lastAccessedAt, ids } = this.view;
     const sign = this.config.recencyOrder === "ascending" ? 1 : -1;
     const ordered = [...slots].sort((a, b) => sign * (lastAccessedAt[a] - lastAccessedAt[b]) || byCodeUnit(ids[a], ids[b]));
-    this.positions = new Map(ordered.map((slot, i) => [slot, i + 1]));
+    // A column by slot rather than a map: a map of every candidate, built for each ranking, cost
+    // more than the ranking's sort.
+    const positions = new Int32Array(this.view.size);
+    ordered.forEach((slot, i) => (positions[slot] = i + 1));
+    this.positions = positions;
   }
 
   /** Relevance before any min-max scaling. */
@@ -145,8 +149,8 @@ export class SectionSignals {
   recency(slot: number): number {
     const { view, config } = this;
     if (this.positions !== null) {
-      const position = this.positions.get(slot);
-      if (position === undefined) throw new Error(`rank recency: slot ${slot} is not a candidate of the section`);
+      const position = this.positions[slot];
+      if (!(position > 0)) throw new Error(`rank recency: slot ${slot} is not a candidate of the section`);
       return rankRecencyScore(position, this.decayOf[view.kind[slot]]);
     }
     const kind = view.kind[slot];

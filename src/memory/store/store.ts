@@ -150,7 +150,8 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     selectSince: db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq`),
     selectText: db.prepare("SELECT text FROM memories WHERE seq = ?").pluck(),
-    updateAccess: db.prepare("UPDATE memories SET last_accessed_at = ? WHERE scope = ? AND id = ?"),
+    // By row: touch has found each memory's row already, and the row's key needs no second index.
+    updateAccess: db.prepare("UPDATE memories SET last_accessed_at = ? WHERE seq = ?"),
   };
 }
 
@@ -257,7 +258,7 @@ class SqliteMemoryStore implements MemoryStore {
   private readonly selectText: Database.Statement;
   private readonly updateAccess: Database.Statement;
   private readonly writeAll: (memories: readonly NewMemory[], target: string | null) => Memory[];
-  private readonly touchAll: (scope: string, ids: readonly string[], now: number) => void;
+  private readonly touchAll: (seqs: readonly number[], now: number) => void;
 
   constructor(
     db: Database.Database,
@@ -290,8 +291,8 @@ class SqliteMemoryStore implements MemoryStore {
     });
     // Immediate: the write lock is held from the catch-up on, so no other process writes between.
     this.writeAll = write.immediate;
-    this.touchAll = db.transaction((scope: string, ids: readonly string[], now: number) => {
-      for (const id of ids) this.updateAccess.run(now, scope, id);
+    this.touchAll = db.transaction((seqs: readonly number[], now: number) => {
+      for (const seq of seqs) this.updateAccess.run(now, seq);
     });
     this.catchUp();
   }
@@ -320,9 +321,9 @@ class SqliteMemoryStore implements MemoryStore {
   touch(scope: string, ids: readonly string[], now: number): void {
     const slots = ids.map((id) => this.requireStored(scope, id, "touch"));
     if (slots.length === 0) return;
-    this.touchAll(scope, ids, now);
     // requireStored found every id in this index.
-    const { index } = this.scopeStates.get(scope)!;
+    const { index, rows } = this.scopeStates.get(scope)!;
+    this.touchAll(slots.map((slot) => rows.seqAt(slot)), now);
     for (const slot of slots) index.touch(slot, now);
   }
 
