@@ -54,7 +54,7 @@ export function letterSystems(
 
   const rng = toRng(options.seed);
   // Every system has a score per (ask, seed) pair in one order, so one grouping serves all.
-  const grouping = hasStructure(options) ? groupLabels("letterSystems", systems[0]?.scores.length ?? 0, options) : undefined;
+  const grouping = hasStructure(options) && systems.length > 0 ? groupLabels("letterSystems", systems[0].scores.length, options) : undefined;
   const pairs: { i: number; j: number; p: number }[] = [];
   systems.forEach((first, i) => {
     for (let j = i + 1; j < systems.length; j++) {

@@ -153,6 +153,7 @@ describe("letterSystems", () => {
 
   it("handles no systems and a single system", () => {
     expect(letterSystems([], { seed: 1 })).toEqual([]);
+    expect(letterSystems([], { seed: 1, items: ["q1", "q1"], clusters: ["c", "c"] })).toEqual([]);
     expect(letterSystems([{ name: "only", scores: [1, 2] }], { seed: 1 })).toEqual([
       { name: "only", letter: "a", mean: 1.5, beats: [] },
     ]);
