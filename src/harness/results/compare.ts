@@ -1,4 +1,4 @@
-import { metricNames, metricValue } from "../metrics.js";
+import { metricNames, metricReader } from "../metrics.js";
 import { stableContent } from "./io.js";
 import { trialKey } from "./trial-key.js";
 import { type ExperimentResults, VOLATILE_MANIFEST_FIELDS } from "./types.js";
@@ -27,6 +27,7 @@ export function compareResults(recorded: ExperimentResults, fresh: ExperimentRes
 
   const recordedTrials = new Map(recorded.trials.map((t) => [trialKey(t), t]));
   const metrics = metricNames(fresh.experiment.k);
+  const readers = metrics.map(metricReader);
   const meanShift = new Map<string, { before: number; after: number; n: number }>();
   for (const trial of fresh.trials) {
     const before = recordedTrials.get(trialKey(trial));
@@ -43,9 +44,9 @@ export function compareResults(recorded: ExperimentResults, fresh: ExperimentRes
         continue;
       }
       let metricChanged = false;
-      for (const metric of metrics) {
-        const a = metricValue(old, metric);
-        const b = metricValue(ask, metric);
+      for (const [m, metric] of metrics.entries()) {
+        const a = readers[m](old);
+        const b = readers[m](ask);
         const key = `${trial.ablation}\u0000${metric}`;
         const shift = meanShift.get(key) ?? { before: 0, after: 0, n: 0 };
         meanShift.set(key, { before: shift.before + (a ?? 0), after: shift.after + (b ?? 0), n: shift.n + 1 });

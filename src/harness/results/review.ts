@@ -1,4 +1,4 @@
-import { isUnitBounded, metricNames, metricValue } from "../metrics.js";
+import { isUnitBounded, metricNames, metricReader } from "../metrics.js";
 import { compareToBaseline, type Structure } from "../stats/index.js";
 import { trialKey } from "./trial-key.js";
 import type { ExperimentResults } from "./types.js";
@@ -33,6 +33,7 @@ export function headlineShifts(recorded: ExperimentResults, fresh: ExperimentRes
   const shifts: MetricShift[] = [];
   for (const { name: ablation } of fresh.experiment.ablations) {
     for (const metric of metrics) {
+      const read = metricReader(metric);
       const a: number[] = [];
       const b: number[] = [];
       const items: string[] = [];
@@ -44,8 +45,8 @@ export function headlineShifts(recorded: ExperimentResults, fresh: ExperimentRes
         const oldAsks = new Map(old.asks.map((ask) => [ask.ask, ask]));
         for (const ask of trial.asks) {
           const was = oldAsks.get(ask.ask);
-          const x = was === undefined ? null : metricValue(was, metric);
-          const y = metricValue(ask, metric);
+          const x = was === undefined ? null : read(was);
+          const y = read(ask);
           if (x === null || y === null) continue;
           a.push(x);
           b.push(y);

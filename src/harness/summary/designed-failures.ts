@@ -1,4 +1,4 @@
-import { higherIsBetter, isUnitBounded, metricValue } from "../metrics.js";
+import { higherIsBetter, isUnitBounded, metricReader } from "../metrics.js";
 import type { ExperimentResults } from "../results/types.js";
 import { type ClusteredComparison, compareToBaseline, createRng, holm } from "../stats/index.js";
 import type { DesignedFailure } from "./types.js";
@@ -28,6 +28,7 @@ export function designedFailures(results: ExperimentResults, options: { seed: nu
   for (const scenario of experiment.scenarios) {
     for (const { ablation, metric } of scenario.targets) {
       if (!ablations.has(ablation)) continue;
+      const read = metricReader(metric);
       const base: number[] = [];
       const variant: number[] = [];
       const seeds: number[] = [];
@@ -35,8 +36,8 @@ export function designedFailures(results: ExperimentResults, options: { seed: nu
         for (const seed of experiment.seeds) {
           const a = lookup(scenario.name, experiment.baseline, seed, ask.id);
           const b = lookup(scenario.name, ablation, seed, ask.id);
-          const va = a && metricValue(a, metric);
-          const vb = b && metricValue(b, metric);
+          const va = a && read(a);
+          const vb = b && read(b);
           if (va === null || va === undefined || vb === null || vb === undefined) continue;
           base.push(va);
           variant.push(vb);

@@ -5,7 +5,7 @@
  * Everything is recomputed from the recorded per-ask values and fold choices, through the
  * statistics of src/harness/stats.
  */
-import { metricValue } from "../metrics.js";
+import { metricReader } from "../metrics.js";
 import type { ExperimentResults, SweepResults } from "../results/types.js";
 import { bootstrapMeanCI, type ClusteredComparison, type ClusteredInterval, compareToBaseline, createRng } from "../stats/index.js";
 import { askLookup } from "../summary/align.js";
@@ -47,12 +47,13 @@ export function analyseSweep(results: ExperimentResults, seed: number): SweepAna
 
   const lookup = askLookup(results);
   const { metric, tokenPenalty } = sweep.objective;
+  const read = metricReader(metric);
   const comparisons = experiment.ablations.map(({ name }) => {
     const values = items.map(({ scenario, ask }) => {
       const perSeed = experiment.seeds.map((s) => {
         const result = lookup(scenario, name, s, ask);
         if (result === undefined) throw new Error(`results of "${experiment.name}" lack ask "${ask}" of "${scenario}" under "${name}", seed ${s}`);
-        return (metricValue(result, metric) ?? 0) - tokenPenalty * result.tokens;
+        return (read(result) ?? 0) - tokenPenalty * result.tokens;
       });
       return perSeed.reduce((a, b) => a + b, 0) / perSeed.length;
     });

@@ -12,7 +12,7 @@ import type { RetrievalPolicy, TokenCounter } from "../../memory/index.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";
-import { deepestRankRead, metricValue } from "../metrics.js";
+import { deepestRankRead, metricReader } from "../metrics.js";
 import type { AskResult, SweepResults, Trial } from "../results/types.js";
 import { type EmbedTexts, packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
@@ -102,7 +102,8 @@ function objectiveValues(sweep: ResolvedSweep, scenarios: TrialInput["scenario"]
   const { metric, tokenPenalty } = sweep.spec.objective;
   const byKey = new Map<string, Map<string, AskResult>>();
   for (const trial of trials) byKey.set(`${trial.scenario}\u0000${trial.ablation}\u0000${trial.seed}`, new Map(trial.asks.map((a) => [a.ask, a])));
-  const objective = (result: AskResult) => (metricValue(result, metric) ?? 0) - tokenPenalty * result.tokens;
+  const read = metricReader(metric);
+  const objective = (result: AskResult) => (read(result) ?? 0) - tokenPenalty * result.tokens;
   return Object.fromEntries(
     sweep.points.map((point) => [
       point.id,

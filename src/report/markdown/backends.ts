@@ -11,7 +11,7 @@
  * the verdict EVALUATION.md gives them; the others come from a summary of the results seen from
  * their own reference (see rebase), Holm-corrected within that table.
  */
-import { isRankMetric, metricValue } from "../../harness/metrics.js";
+import { isRankMetric, metricReader } from "../../harness/metrics.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
 import { rebase } from "../../harness/summary/rebase.js";
 import { adjustedPLabel } from "../../harness/summary/adjustment.js";
@@ -178,12 +178,13 @@ interface AskOutcome {
 
 function askOutcomes(results: ExperimentResults, metric: string): AskOutcome[] {
   const byKey = new Map<string, { values: number[]; ranks: (number | null)[] }>();
+  const read = metricReader(metric);
   for (const trial of results.trials) {
     if (trial.ablation !== LEXICAL_ALONE && trial.ablation !== DENSE_ALONE) continue;
     for (const ask of trial.asks) {
       const key = `${trial.ablation}\u0000${trial.scenario}\u0000${ask.ask}`;
       const entry = byKey.get(key) ?? { values: [], ranks: [] };
-      entry.values.push(metricValue(ask, metric) ?? 0);
+      entry.values.push(read(ask) ?? 0);
       const found = ask.ranks.filter((r): r is number => r !== null);
       entry.ranks.push(found.length === 0 ? null : Math.min(...found));
       byKey.set(key, entry);
