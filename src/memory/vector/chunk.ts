@@ -5,7 +5,7 @@
  */
 import { dotLanes } from "./lanes.js";
 import type { Prefaulter } from "./prefault.js";
-import { type DotsKernel, instantiateDots } from "./simd-dots.js";
+import { type DotsKernel, instantiateDots, READ_AHEAD } from "./simd-dots.js";
 import { sharedMemory } from "../../shared/wasm-encoding.js";
 
 /**
@@ -88,8 +88,9 @@ export class JsChunk implements Chunk {
 
 /**
  * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
- * kernel's results (RESULT_SLOTS float64), then the vectors, which alone grow: the memory grows
- * in place, by pages, up to the most the chunk can hold.
+ * kernel's results (RESULT_SLOTS float64), then the vectors, which alone grow, then the
+ * READ_AHEAD bytes the kernel reads past them: the memory grows in place, by pages, up to the
+ * most the chunk can hold.
  */
 export class WasmChunk implements Chunk {
   vectors: Float32Array;
@@ -160,7 +161,7 @@ export class WasmChunk implements Chunk {
 
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
-/** Bytes of a WasmChunk of `slots` slots: query, results, vectors. */
-export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4;
+/** Bytes of a WasmChunk of `slots` slots: query, results, vectors, and the room the kernel reads past them. */
+export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
 
 const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);

@@ -8,7 +8,9 @@
  *
  * Export `dots(vectors, dim, count, query, out)`, all byte offsets into the imported memory:
  * `count` float32 vectors of `dim` at `vectors`, a float32 query of `dim` at `query` (16-byte
- * aligned), and `count` float64 results (each a float32 value, widened) written at `out`.
+ * aligned), and `count` float64 results (each a float32 value, widened) written at `out`. It also
+ * reads one word READ_AHEAD bytes past each 64 it multiplies, so the memory must reach that far
+ * past the last vector; it returns those words combined, which no caller needs.
  */
 
 import {
@@ -30,12 +32,14 @@ import {
   i32,
   I32_ADD,
   I32_AND,
+  I32_LOAD,
   I32_GE_U,
   I32_GT_U,
   I32_LT_U,
   I32_MUL,
   I32_SHL,
   I32_SUB,
+  I32_XOR,
   IF,
   LOOP,
   memarg,
@@ -54,6 +58,16 @@ const [S, BASE, P, Q, I, END8, REST, STRIDE] = [5, 6, 7, 8, 9, 10, 11, 12];
 // ACC[0] holds lanes 0…3 and ACC[1] lanes 4…7, matching element i → lane i mod 8.
 const ACC = [13, 14];
 const LANE = [15, 16, 17, 18, 19, 20, 21, 22];
+const AHEAD = 23;
+
+/**
+ * How far ahead of the products the kernel reads one word of every 64 bytes. A memory-bound pass
+ * keeps fewer loads in flight than a plain sum of the same bytes (each 16 bytes of a vector bring
+ * a load of the query, a product and a sum along); the early read starts each cache line's fetch
+ * before the products need it, which brought the kernel about 3% closer to a sum over the same
+ * 1M × 384 floats. The word is combined into the result so the compiler keeps the read.
+ */
+export const READ_AHEAD = 512;
 
 function body(): number[] {
   const code: number[] = [];
@@ -85,6 +99,7 @@ function body(): number[] {
   emit(get(I), i32(16), [I32_ADD], get(END8), [I32_GT_U, BR_IF, 1]);
   step(0);
   step(8);
+  emit(get(AHEAD), get(P), [I32_LOAD], memarg(2, READ_AHEAD), [I32_XOR], set(AHEAD));
   advance(16);
   emit([BR, 0, END, END]);
   emit(get(I), get(END8), [I32_LT_U, IF, VOID]);
@@ -106,6 +121,7 @@ function body(): number[] {
   emit(get(LANE[1]), get(LANE[3]), [F32_ADD], get(LANE[5]), get(LANE[7]), [F32_ADD, F32_ADD]);
   emit([F32_ADD, F64_PROMOTE_F32, F64_STORE], memarg(3, 0));
   emit(get(BASE), get(STRIDE), [I32_ADD], set(BASE), get(S), i32(1), [I32_ADD], set(S), [BR, 0, END, END]);
+  emit(get(AHEAD));
   return code;
 }
 
@@ -114,17 +130,18 @@ export function simdDotsModuleBytes(): Uint8Array<ArrayBuffer> {
   return oneFunctionModule({
     name: "dots",
     params: [I32, I32, I32, I32, I32],
-    results: [],
+    results: [I32],
     locals: [
       [8, I32],
       [ACC.length, V128],
       [8, F32],
+      [1, I32],
     ],
     code: body(),
   });
 }
 
-export type DotsKernel = (vectors: number, dim: number, count: number, query: number, out: number) => void;
+export type DotsKernel = (vectors: number, dim: number, count: number, query: number, out: number) => number;
 
 let compiled: WebAssembly.Module | null | undefined;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relevanceScore } from "../../../src/memory/scoring.js";
 import { dotLanes } from "../../../src/memory/vector/lanes.js";
-import { type DotsKernel, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
+import { type DotsKernel, READ_AHEAD, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { CHUNK_BYTES, SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { RESULT_SLOTS } from "../../../src/memory/vector/chunk.js";
 import { Prefaulter } from "../../../src/memory/vector/prefault.js";
@@ -70,6 +70,34 @@ describe("the SIMD kernel", () => {
       const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
       expect(Array.from(new Float64Array(memory.buffer, outAt, count + 1)), `dim ${dim}`).toEqual([...expected, -1]);
     }
+  });
+
+  it("reads READ_AHEAD bytes past its last vector, and no further", () => {
+    const memory = sharedMemory(1);
+    const module = new WebAssembly.Module(simdDotsModuleBytes());
+    const dots = new WebAssembly.Instance(module, { env: { memory } }).exports.dots as DotsKernel;
+    const dim = 16;
+    const count = 4;
+    const [query, ...vectors] = randomVectors(1 + count, dim, 7);
+    new Float32Array(memory.buffer, 0, dim).set(query);
+    const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
+    const endingAt = (end: number) => {
+      const vectorsAt = end - count * dim * 4;
+      new Float32Array(memory.buffer, vectorsAt, count * dim).set(vectors.flat());
+      dots(vectorsAt, dim, count, 0, 256);
+      return Array.from(new Float64Array(memory.buffer, 256, count));
+    };
+    expect(endingAt(65_536 - READ_AHEAD)).toEqual(expected);
+    expect(() => endingAt(65_536 - READ_AHEAD + 64)).toThrow(WebAssembly.RuntimeError);
+  });
+
+  it("has that room in a chunk whose vectors end at a page's end", () => {
+    // 511 slots of 16 floats end a chunk's query, results and vectors exactly at 64 KiB.
+    const column = new VectorColumn(16, 511, { simd: "always", chunkSlots: 511 });
+    const vectors = randomVectors(511, 16, 11);
+    vectors.forEach((v, slot) => column.set(slot, v));
+    const query = vectors[3];
+    expect(Array.from(column.dots(query, 511))).toEqual(vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, 16)));
   });
 
   it("is compiled once, however many columns use it", () => {
@@ -277,9 +305,9 @@ describe("vector column", () => {
     expect(Array.from(column.vector(3))).toEqual([1, 2, 3]);
   });
 
-  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results and vectors need", () => {
-    // With dim 4, 16 + 8·RESULT_SLOTS + 16c bytes fill two pages exactly at c = (2·65,536 − 16 − 8·RESULT_SLOTS) / 16.
-    const fits = (2 * 65_536 - 16 - 8 * RESULT_SLOTS) / 16;
+  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results, vectors and read-ahead need", () => {
+    // With dim 4, 16 + 8·RESULT_SLOTS + 16c + READ_AHEAD bytes fill two pages exactly at c = (2·65,536 − 16 − 8·RESULT_SLOTS − READ_AHEAD) / 16.
+    const fits = (2 * 65_536 - 16 - 8 * RESULT_SLOTS - READ_AHEAD) / 16;
     const column = new VectorColumn(4, 100, { simd: "always" });
     const [{ wasmMemory }] = column.chunksOf(1);
     column.grow(fits);
@@ -294,7 +322,7 @@ describe("vector column", () => {
       expect(() => new VectorColumn(4, 1, { chunkSlots })).toThrow(/chunks must hold a whole number of slots, at least 1, within 4 GiB \(got .* slots of 4 floats\)/);
     }
     expect(() => new VectorColumn(1, 1, { chunkSlots: 2 ** 30 })).toThrow("got 1073741824 slots of 1 floats");
-    const most = (2 ** 32 - 16 - 8 * RESULT_SLOTS) / 4;
+    const most = (2 ** 32 - 16 - 8 * RESULT_SLOTS - READ_AHEAD) / 4;
     expect(() => new VectorColumn(1, 1, { chunkSlots: most + 1 })).toThrow(`got ${most + 1} slots of 1 floats`);
     expect(new VectorColumn(1, 1, { chunkSlots: most }).chunkSlots).toBe(most);
   });
