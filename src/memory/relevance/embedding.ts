@@ -23,17 +23,10 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
   if (index.models.length > (modelCode === -1 ? 0 : 1)) requireQueryModel(index, modelCode, model, now);
   const values = index.scoresBuffer();
   const queryNorm = Math.sqrt(dotLanes(vector, 0, vector, 0, vector.length));
-  // Every slot's product in one bulk pass (SIMD on large scopes), written into the values
-  // themselves and turned into cosines in place: no second array of a value per slot. Slots that
-  // are not current get values too; no ranking reads them.
-  if (index.vectors !== null && queryNorm !== 0) {
-    index.vectors.dots(vector, index.size, values);
-    const norms = index.embeddingNorm;
-    for (let slot = 0; slot < index.size; slot++) {
-      const norm = norms[slot];
-      values[slot] = norm === 0 ? 0 : values[slot] / (queryNorm * norm);
-    }
-  }
+  // Every slot's cosine in one bulk pass (SIMD on large scopes), written into the values
+  // themselves: no second array of a value per slot, and no second pass over them. Slots that are
+  // not current get values too; no ranking reads them.
+  if (index.vectors !== null && queryNorm !== 0) index.vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values);
   return { values, matched: null, scaleToCandidates: false };
 }
 

@@ -3,7 +3,7 @@
  * Float32Array read by the JS loop or a shared WebAssembly memory read by its own instance of the
  * SIMD kernel. Both compute `dotLanes`, so which kind holds a slot never changes a result.
  */
-import { dotLanes } from "./lanes.js";
+import { cosineOf, dotLanes } from "./lanes.js";
 import type { Prefaulter } from "./prefault.js";
 import { type DotsKernel, instantiateDots, READ_AHEAD } from "./simd-dots.js";
 import { sharedMemory } from "../../shared/wasm-encoding.js";
@@ -16,6 +16,16 @@ import { sharedMemory } from "../../shared/wasm-encoding.js";
 export const RESULT_SLOTS = 4096;
 
 const PAGE = 65_536;
+
+/**
+ * Turns each product into a cosine as it is written out (see cosineOf): the query's norm, and
+ * every slot's norm by column slot. While a block of products is still in cache, rather than in a
+ * second pass over the whole output.
+ */
+export interface CosineScale {
+  queryNorm: number;
+  norms: Float64Array;
+}
 
 /** The runtime could not give a chunk the memory it asked for. */
 export class OutOfMemory extends Error {}
@@ -42,8 +52,8 @@ export interface Chunk {
   grow(slots: number): void;
   /** A view of the vectors of its slots 0…slots-1, over the current buffer of its memory when it has one. */
   view(slots: number): Float32Array;
-  /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s]. */
-  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void;
+  /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s], as cosines when `scale` is given. */
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number, scale: CosineScale | null): void;
   squaredNorm(slot: number): number;
   /** Asks `prefaulter` to fault in the pages of slots [from, to), where that is worth it. */
   expectWrites(prefaulter: Prefaulter, from: number, to: number): void;
@@ -71,9 +81,12 @@ export class JsChunk implements Chunk {
     return this.vectors.subarray(0, slots * this.dim);
   }
 
-  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number, scale: CosineScale | null): void {
     const { dim, vectors } = this;
-    for (let s = 0; s < count; s++) out[at + s] = dotLanes(query, 0, vectors, s * dim, dim);
+    for (let s = 0; s < count; s++) {
+      const dot = dotLanes(query, 0, vectors, s * dim, dim);
+      out[at + s] = scale === null ? dot : cosineOf(dot, scale.queryNorm, scale.norms[at + s]);
+    }
   }
 
   squaredNorm(slot: number): number {
@@ -136,14 +149,19 @@ export class WasmChunk implements Chunk {
     return new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
   }
 
-  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number): void {
+  dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number, scale: CosineScale | null): void {
     const { dim, kernel, results, resultsAt } = this;
     this.query.set(query);
     const stride = dim * 4;
     for (let s = 0; s < count; s += RESULT_SLOTS) {
       const n = Math.min(RESULT_SLOTS, count - s);
       kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
-      out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
+      if (scale === null) {
+        out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
+        continue;
+      }
+      const { queryNorm, norms } = scale;
+      for (let i = 0, slot = at + s; i < n; i++, slot++) out[slot] = cosineOf(results[i], queryNorm, norms[slot]);
     }
   }
 

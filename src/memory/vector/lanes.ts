@@ -51,3 +51,11 @@ export function dotLanes(
   const odd = f(f(l1 + l3) + f(l5 + l7));
   return f(even + odd);
 }
+
+/**
+ * The cosine of a query and a vector from their product and norms, 0 for a vector of norm 0 (one
+ * without an embedding). Only here, so that every path that ranks by embedding divides alike.
+ */
+export function cosineOf(dot: number, queryNorm: number, norm: number): number {
+  return norm === 0 ? 0 : dot / (queryNorm * norm);
+}

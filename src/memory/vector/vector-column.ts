@@ -8,7 +8,7 @@
  * read them in place (copying a large column per query would cost more than the products). Both
  * paths compute `dotLanes`, so neither the path nor the chunking ever changes a result.
  */
-import { type Chunk, JsChunk, OutOfMemory, WasmChunk, wasmChunkBytes } from "./chunk.js";
+import { type Chunk, type CosineScale, JsChunk, OutOfMemory, WasmChunk, wasmChunkBytes } from "./chunk.js";
 import type { Prefaulter } from "./prefault.js";
 import { hasSimd } from "./simd-dots.js";
 import { MAX_PAGES } from "../../shared/wasm-encoding.js";
@@ -156,9 +156,21 @@ export class VectorColumn {
 
   /** `dotLanes(query, vector[slot])` for slots 0…count-1, written to out[slot] (a new array when none is given). */
   dots(query: ArrayLike<number>, count: number, out: Float64Array = new Float64Array(count)): Float64Array {
+    return this.eachChunk(query, count, out, null);
+  }
+
+  /**
+   * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norms[slot])` for slots 0…count-1, written
+   * to out[slot]: the products made into cosines as they come, in one pass.
+   */
+  cosines(query: ArrayLike<number>, queryNorm: number, norms: Float64Array, count: number, out: Float64Array): Float64Array {
+    return this.eachChunk(query, count, out, { queryNorm, norms });
+  }
+
+  private eachChunk(query: ArrayLike<number>, count: number, out: Float64Array, scale: CosineScale | null): Float64Array {
     for (let c = 0; c < this.chunks.length && c * this.chunkSlots < count; c++) {
       const first = c * this.chunkSlots;
-      this.chunks[c].dots(query, Math.min(this.chunkSlots, count - first), out, first);
+      this.chunks[c].dots(query, Math.min(this.chunkSlots, count - first), out, first, scale);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relevanceScore } from "../../../src/memory/scoring.js";
-import { dotLanes } from "../../../src/memory/vector/lanes.js";
+import { cosineOf, dotLanes } from "../../../src/memory/vector/lanes.js";
 import { type DotsKernel, READ_AHEAD, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { CHUNK_BYTES, SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { RESULT_SLOTS } from "../../../src/memory/vector/chunk.js";
@@ -40,6 +40,14 @@ describe("dotLanes", () => {
     const ones = new Array(24).fill(1);
     const n = Array.from({ length: 16 }, (_, i) => i + 1);
     expect(n.map((k) => dotLanes(ones, 2, ones, 3, k))).toEqual(n);
+  });
+});
+
+describe("cosineOf", () => {
+  it("divides a product by both norms, and gives 0 for a vector of norm 0 rather than dividing by it", () => {
+    expect(cosineOf(6, 2, 3)).toBe(1);
+    expect(cosineOf(-3, 2, 3)).toBe(-0.5);
+    expect(cosineOf(5, 2, 0)).toBe(0);
   });
 });
 
@@ -183,6 +191,21 @@ describe("vector column", () => {
     }
   });
 
+  it("gives cosines as cosineOf makes them of the products, across result blocks and chunks, 0 where a norm is 0", () => {
+    const count = RESULT_SLOTS + 9;
+    const vectors = randomVectors(count, 6, 21);
+    const [query] = randomVectors(1, 6, 5);
+    const queryNorm = Math.sqrt(dotLanes(query, 0, query, 0, 6));
+    const norms = Float64Array.from(vectors, (v, slot) => (slot % 5 === 0 ? 0 : Math.sqrt(dotLanes(v, 0, v, 0, 6))));
+    const expected = vectors.map((v, slot) => cosineOf(dotLanes(query, 0, Float32Array.from(v), 0, 6), queryNorm, norms[slot]));
+    expect(expected.filter((c) => c === 0)).toHaveLength(Math.ceil(count / 5));
+    for (const [name, column] of Object.entries(columnsOf(vectors, 6, 1_000))) {
+      const out = new Float64Array(count + 3).fill(-1);
+      expect(column.cosines(query, queryNorm, norms, count, out), name).toBe(out);
+      expect(Array.from(out), name).toEqual([...expected, -1, -1, -1]);
+    }
+  });
+
   it("gives every slot its own product across the kernel's result blocks, within a chunk and across chunks", () => {
     const count = 2 * RESULT_SLOTS + 5;
     const vectors = Array.from({ length: count }, (_, slot) => [slot, 1]);
@@ -208,7 +231,7 @@ describe("vector column", () => {
     const column = new VectorColumn(384, 1, { simd: "always" });
     column.set(0, m);
     const m32 = Float32Array.from(m);
-    const cosine = column.dots(q, 1)[0] / (Math.sqrt(dotLanes(q, 0, q, 0, 384)) * Math.sqrt(column.squaredNorm(0)));
+    const [cosine] = column.cosines(q, Math.sqrt(dotLanes(q, 0, q, 0, 384)), Float64Array.of(Math.sqrt(column.squaredNorm(0))), 1, new Float64Array(1));
     expect(cosine).toBe(relevanceScore(q, m32));
   });
 
