@@ -73,6 +73,36 @@ export const EQUIVALENT_MUTANTS = [
     replacements: ["j <= 7"],
     reason: "rest = dim mod 8 is at most 7, so a turn for j = 7 would test rest > 7, never true",
   },
+  {
+    file: "src/memory/vector/simd-dots.ts",
+    code: "[I32_XOR]",
+    mutator: "ArrayDeclaration",
+    replacements: ["[]"],
+    reason: "without the xor the word read ahead replaces the one kept rather than joining it: the read still happens, and only the kernel's return value, which no caller reads, changes",
+  },
+  {
+    file: "src/memory/vector/chunk.ts",
+    code: "n === RESULT_SLOTS",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "a view of all RESULT_SLOTS results holds what the array holds; the test only spares making the view",
+  },
+  {
+    file: "src/memory/vector/vector-column.ts",
+    code: "c * this.chunkSlots < count",
+    within: "private eachChunk(query: ArrayLike<number>, count: number, out: Float64Array, scale: CosineScale | null): Float64Array {\n    for (let c = 0; c * this.chunkSlots < count",
+    mutator: "EqualityOperator",
+    replacements: ["c * this.chunkSlots <= count"],
+    reason: "the chunk that starts at the count is asked for 0 slots, and writes nothing",
+  },
+  {
+    file: "src/memory/vector/vector-column.ts",
+    code: "c * this.chunkSlots",
+    within: "private eachChunk(query: ArrayLike<number>, count: number, out: Float64Array, scale: CosineScale | null): Float64Array {\n    for (let c = 0; c * this.chunkSlots",
+    mutator: "ArithmeticOperator",
+    replacements: ["c / this.chunkSlots"],
+    reason: "c / chunkSlots < count lets through every chunk the product does, and more: those past the count are asked for no slots, and write nothing",
+  },
 
   // Store: migrations.
   {

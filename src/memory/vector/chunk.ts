@@ -180,6 +180,8 @@ export class WasmChunk implements Chunk {
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
 /** Bytes of a WasmChunk of `slots` slots: query, results, vectors, and the room the kernel reads past them. */
-export const wasmChunkBytes = (dim: number, slots: number) => align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
+export function wasmChunkBytes(dim: number, slots: number): number {
+  return align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
+}
 
 const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);

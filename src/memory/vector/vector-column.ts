@@ -167,8 +167,9 @@ export class VectorColumn {
     return this.eachChunk(query, count, out, { queryNorm, norms });
   }
 
+  /** Each chunk's products for the slots below `count`, which is within the capacity (as every slot asked for must be). */
   private eachChunk(query: ArrayLike<number>, count: number, out: Float64Array, scale: CosineScale | null): Float64Array {
-    for (let c = 0; c < this.chunks.length && c * this.chunkSlots < count; c++) {
+    for (let c = 0; c * this.chunkSlots < count; c++) {
       const first = c * this.chunkSlots;
       this.chunks[c].dots(query, Math.min(this.chunkSlots, count - first), out, first, scale);
     }
