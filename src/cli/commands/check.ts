@@ -1,6 +1,7 @@
 import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
+import { TrialPool } from "../../harness/runner/pool.js";
 import { plural, RecollectError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { oversizedCharts } from "../../report/charts/size-limit.js";
@@ -42,43 +43,49 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       for (const file of recordedResultFiles(dir)) readResults(file);
     }
   }
-  for (const { file, loaded, output } of experiments) {
-    outputs.set(output.dir, output);
-    if ("skipped" in loaded) {
-      log(`check: SKIPPED ${file}: ${loaded.skipped}`);
-      checked.push({ experiment: file, skipped: loaded.skipped, shifts: [], policies: [], differences: [] });
-      continue;
+  // One set of worker threads for every experiment, rather than one started for each.
+  const pool = new TrialPool(args.workers);
+  try {
+    for (const { file, loaded, output } of experiments) {
+      outputs.set(output.dir, output);
+      if ("skipped" in loaded) {
+        log(`check: SKIPPED ${file}: ${loaded.skipped}`);
+        checked.push({ experiment: file, skipped: loaded.skipped, shifts: [], policies: [], differences: [] });
+        continue;
+      }
+      const name = loaded.spec.name;
+      const recordedFile = resultsFile(name, output.dir);
+      const fresh = await runExperiment(
+        loaded,
+        { workers: args.workers, pool, skipOnSystemError: args.onSystemError === "skip", ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }) },
+        bar,
+      );
+      const recorded = readRecorded(recordedFile, args.update, log);
+      const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences };
+      checked.push(entry);
+      // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
+      if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
+      if (recorded && differences.length > 0) {
+        entry.policies = policyChanges(recorded, fresh);
+        review.push(...renderReview(name, entry.shifts, entry.policies, args.tolerance));
+        if (args.tolerance !== undefined) entry.verdict = toleranceVerdict(recorded, fresh, entry.shifts, args.tolerance);
+      }
+      if (differences.length > 0 && args.update) {
+        entry.rerecorded = true;
+        writeResults(recordedFile, fresh);
+        log(`${name}: re-recorded ${recordedFile}`);
+      } else if (entry.verdict?.tolerated) {
+        tolerated.push(...differences);
+        log(`${name}: ${plural(differences.length, "difference")}, every headline shift within ±${args.tolerance}`);
+      } else {
+        problems.push(...differences);
+        const why = entry.verdict && !entry.verdict.tolerated ? `; not within the tolerance: ${entry.verdict.why}` : "";
+        log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}${why}`);
+      }
     }
-    const name = loaded.spec.name;
-    const recordedFile = resultsFile(name, output.dir);
-    const fresh = await runExperiment(
-      loaded,
-      { workers: args.workers, skipOnSystemError: args.onSystemError === "skip", ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }) },
-      bar,
-    );
-    const recorded = readRecorded(recordedFile, args.update, log);
-    const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-    const entry: Checked = { experiment: name, shifts: [], policies: [], differences };
-    checked.push(entry);
-    // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
-    if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
-    if (recorded && differences.length > 0) {
-      entry.policies = policyChanges(recorded, fresh);
-      review.push(...renderReview(name, entry.shifts, entry.policies, args.tolerance));
-      if (args.tolerance !== undefined) entry.verdict = toleranceVerdict(recorded, fresh, entry.shifts, args.tolerance);
-    }
-    if (differences.length > 0 && args.update) {
-      entry.rerecorded = true;
-      writeResults(recordedFile, fresh);
-      log(`${name}: re-recorded ${recordedFile}`);
-    } else if (entry.verdict?.tolerated) {
-      tolerated.push(...differences);
-      log(`${name}: ${plural(differences.length, "difference")}, every headline shift within ±${args.tolerance}`);
-    } else {
-      problems.push(...differences);
-      const why = entry.verdict && !entry.verdict.tolerated ? `; not within the tolerance: ${entry.verdict.why}` : "";
-      log(`${name}: ${differences.length === 0 ? "matches the recorded results" : plural(differences.length, "difference")}${why}`);
-    }
+  } finally {
+    await pool.close();
   }
   for (const output of outputs.values()) {
     if (output.project) {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { TrialPool } from "../../harness/runner/pool.js";
 import { writeFileAtomicSync } from "../../shared/atomic-write.js";
 import { readResults, serialiseResults, writeResults } from "../../harness/results/io.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
@@ -64,54 +65,61 @@ export async function experimentCommand(args: ExperimentArgs, bar: Progress, sav
     for (const file of recordedResultFiles(dir)) readResults(file);
   }
   const imports = importLines(experiments.flatMap(({ loaded }) => ("skipped" in loaded ? [] : [loaded])));
-  for (const { file, loaded, output } of experiments) {
-    if ("skipped" in loaded) {
-      bar.log(`skipped ${file}: ${loaded.skipped}`);
-      continue;
-    }
-    const imported = imports.get(loaded);
-    if (imported) bar.log(imported);
-    const journalDir = join(output.dir, JOURNAL_DIR);
-    // Starting afresh drops an interrupted run's journal, and journals this run, so that it too resumes.
-    if (!args.resume) removeJournal(journalDir, loaded, args.shard);
-    const name = loaded.spec.name;
-    saved.running(name, journalFile(journalDir, loaded, args.shard), undefined);
-    let resumed = 0;
-    const results = await runExperiment(
-      loaded,
-      {
-        workers: args.workers,
-        journalDir,
-        shard: args.shard,
-        onResume: (journalled, total, journal) => {
-          resumed = journalled;
-          saved.running(name, journal, total, journalled);
-          bar.log(`${name}: resuming an interrupted run: ${journalled} of ${plural(total, "trial")} are done (${journal}); running the other ${total - journalled}`);
+  // One set of worker threads for every experiment, rather than one started for each.
+  const pool = new TrialPool(args.workers);
+  try {
+    for (const { file, loaded, output } of experiments) {
+      if ("skipped" in loaded) {
+        bar.log(`skipped ${file}: ${loaded.skipped}`);
+        continue;
+      }
+      const imported = imports.get(loaded);
+      if (imported) bar.log(imported);
+      const journalDir = join(output.dir, JOURNAL_DIR);
+      // Starting afresh drops an interrupted run's journal, and journals this run, so that it too resumes.
+      if (!args.resume) removeJournal(journalDir, loaded, args.shard);
+      const name = loaded.spec.name;
+      saved.running(name, journalFile(journalDir, loaded, args.shard), undefined);
+      let resumed = 0;
+      const results = await runExperiment(
+        loaded,
+        {
+          workers: args.workers,
+          pool,
+          journalDir,
+          shard: args.shard,
+          onResume: (journalled, total, journal) => {
+            resumed = journalled;
+            saved.running(name, journal, total, journalled);
+            bar.log(`${name}: resuming an interrupted run: ${journalled} of ${plural(total, "trial")} are done (${journal}); running the other ${total - journalled}`);
+          },
+          onProgress: (done, total) => saved.progress(done, total),
+          onWarning: warn,
+          skipOnSystemError: args.onSystemError === "skip",
+          ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }),
         },
-        onProgress: (done, total) => saved.progress(done, total),
-        onWarning: warn,
-        skipOnSystemError: args.onSystemError === "skip",
-        ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }),
-      },
-      bar,
-    );
-    if (args.shard) {
-      const out = join(output.dir, RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
-      writeFileAtomicSync(out, serialiseResults(markShard(results, args.shard)));
-      saved.wrote(out);
-      removeJournal(journalDir, loaded, args.shard);
-      bar.log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
-      continue;
+        bar,
+      );
+      if (args.shard) {
+        const out = join(output.dir, RESULTS_DIR, "shards", `${loaded.spec.name}.${args.shard.index}-of-${args.shard.count}.json`);
+        writeFileAtomicSync(out, serialiseResults(markShard(results, args.shard)));
+        saved.wrote(out);
+        removeJournal(journalDir, loaded, args.shard);
+        bar.log(`${loaded.spec.name}: shard ${args.shard.index}/${args.shard.count} written to ${out}; combine the shards with \`npm run merge\``);
+        continue;
+      }
+      const recordedFile = resultsFile(loaded.spec.name, output.dir);
+      const outcome = writeResults(recordedFile, results);
+      saved.wrote(recordedFile);
+      removeJournal(journalDir, loaded);
+      const state = touch(output);
+      state.ran.push(name);
+      state.changed ||= outcome === "written";
+      bar.log(`${name}: ${ranLine(results, resumed)}; ${recordedFile} ${outcome}`);
+      logSkipped(results, bar.log.bind(bar));
     }
-    const recordedFile = resultsFile(loaded.spec.name, output.dir);
-    const outcome = writeResults(recordedFile, results);
-    saved.wrote(recordedFile);
-    removeJournal(journalDir, loaded);
-    const state = touch(output);
-    state.ran.push(name);
-    state.changed ||= outcome === "written";
-    bar.log(`${name}: ${ranLine(results, resumed)}; ${recordedFile} ${outcome}`);
-    logSkipped(results, bar.log.bind(bar));
+  } finally {
+    await pool.close();
   }
   if (args.shard) return;
   for (const { output, ran, changed } of touched.values()) {

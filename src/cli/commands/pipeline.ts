@@ -7,6 +7,7 @@ import { type Experiment, loadExperiments } from "../../harness/experiment/load.
 import { buildManifest } from "../../harness/results/manifest.js";
 import { buildResults } from "../../harness/results/build.js";
 import type { ExperimentResults } from "../../harness/results/types.js";
+import { TrialPool } from "../../harness/runner/pool.js";
 import { type RunOptions, runTrials } from "../../harness/runner/run.js";
 import { runSweep } from "../../harness/sweep/run.js";
 import { cachingCounter, DEFAULT_TOKEN_CACHE_FILE } from "../../harness/runner/token-cache.js";
@@ -151,10 +152,13 @@ export async function runExperiment(experiment: Experiment, options: RunOptions 
       if (done === total) bar.phase(name, undefined, "trials", "starting workers");
     },
   });
+  // The trials and the sweep share the threads (and so do a command's experiments, when it gives a pool).
+  const pool = options.pool ?? new TrialPool(options.workers);
   try {
-    return await runWith(experiment, { ...options, embed: embeddings.embed }, bar, started);
+    return await runWith(experiment, { ...options, embed: embeddings.embed, pool }, bar, started);
   } finally {
     await embeddings.close();
+    if (options.pool === undefined) await pool.close();
   }
 }
 
@@ -191,6 +195,7 @@ async function runCounted(experiment: Experiment, options: RunOptions, counter: 
     bar.update(trials.length, `sweeping ${experiment.sweep.points.length} points`);
     sweep = await runSweep(experiment, {
       workers: options.workers,
+      ...(options.pool === undefined ? {} : { pool: options.pool }),
       tokenizer: counter,
       ...(options.tokenCache === undefined ? {} : { tokenCache: options.tokenCache }),
       ...(options.embed === undefined ? {} : { embed: options.embed }),

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import Tinypool from "tinypool";
 import { loadGemmaTokenizer } from "../../memory/index.js";
 import type { TokenCounter } from "../../memory/index.js";
 import type { Experiment } from "../experiment/load.js";
@@ -14,6 +13,7 @@ import { embeddedTexts } from "./embedded-texts.js";
 import { hasLiteralVectors } from "../scenario/validate.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
+import { TrialPool } from "./pool.js";
 import { type TaskBatch, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
@@ -38,6 +38,8 @@ export interface RunOptions {
   embed?: EmbedTexts;
   /** The token-count cache file that workers price returned blocks through; without it, each thread counts its own. */
   tokenCache?: string;
+  /** Worker threads shared with the command's other runs (its `threads`, not `workers`, then count); the run starts its own when absent. */
+  pool?: TrialPool;
 }
 
 /** Vectors of `texts` under `model`, one each, in order (see model/embedding: the cached embedders). */
@@ -117,7 +119,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   const refs = await packPending(pending, options.tokenizer, options.embed);
   options.onProgress?.(finished, inputs.length, undefined);
   const task = (input: TrialInput): TrialTask => ({ ...input, scenario: refs.get(input.scenario.name)! });
-  await runTasks(pending.map(task), options.workers, (trials) => trials.forEach(complete), options.tokenCache);
+  await runTasks(pending.map(task), options.workers, (trials) => trials.forEach(complete), options.tokenCache, options.pool);
 
   // Canonical order, whatever order the workers finished in.
   const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
@@ -141,12 +143,13 @@ export function batchesOf<T>(tasks: readonly T[], workers: number): T[][] {
 }
 
 /**
- * Runs trial tasks on a pool of worker threads (in this thread for one worker), several to a
- * message, telling `done` each batch's trials as they finish, in whatever order they finish.
+ * Runs trial tasks on worker threads (in this thread for one worker), several to a message,
+ * telling `done` each batch's trials as they finish, in whatever order they finish. The threads
+ * are `pool`'s when one is given, else a pool of `workerCount` started and closed for this call.
  * Returned blocks are priced through the token-count cache file `tokenCache` when one is given.
  */
-export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void, tokenCache?: string): Promise<void> {
-  const workers = Math.max(1, Math.min(workerCount ?? availableParallelism(), tasks.length));
+export async function runTasks(tasks: TrialTask[], workerCount: number | undefined, done: (trials: Trial[]) => void, tokenCache?: string, pool?: TrialPool): Promise<void> {
+  const workers = Math.max(1, Math.min(pool?.threads ?? workerCount ?? availableParallelism(), tasks.length));
   const batches: TaskBatch[] = batchesOf(tasks, workers).map((batch) => ({ tasks: batch, ...(tokenCache === undefined ? {} : { tokenCache }) }));
   if (workers <= 1) {
     const state = new ThreadState();
@@ -157,17 +160,11 @@ export async function runTasks(tasks: TrialTask[], workerCount: number | undefin
     }
     return;
   }
-  const pool = new Tinypool({
-    filename: new URL("./worker-entry.mjs", import.meta.url).href,
-    minThreads: workers,
-    maxThreads: workers,
-    // Each worker ends the systems it started (a subprocess exits) before the pool ends it.
-    teardown: "teardown",
-  });
+  const threads = pool ?? new TrialPool(workers);
   try {
-    await Promise.all(batches.map((batch) => pool.run(batch).then((outcome: TrialOutcome) => done(trialsOf(outcome)))));
+    await threads.run(batches, (outcome) => done(trialsOf(outcome)));
   } finally {
-    await pool.destroy();
+    if (pool === undefined) await threads.close();
   }
 }
 

@@ -14,6 +14,7 @@ import { byCodeUnit } from "../../shared/order.js";
 import type { Experiment } from "../experiment/load.js";
 import { deepestRankRead, metricReader } from "../metrics.js";
 import type { AskResult, SweepResults, Trial } from "../results/types.js";
+import type { TrialPool } from "../runner/pool.js";
 import { type EmbedTexts, packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
 import type { TrialTask } from "../runner/worker.js";
@@ -29,6 +30,8 @@ export interface SweepRunOptions {
   embed?: EmbedTexts;
   /** The token-count cache file returned blocks are priced through (see RunOptions.tokenCache). */
   tokenCache?: string;
+  /** Worker threads shared with the command's other runs (see RunOptions.pool). */
+  pool?: TrialPool;
 }
 
 /** The sweep of `experiment` (which must have one): every point's objective per ask, and the selection. */
@@ -62,7 +65,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   const under = sweep.sharedTimeline ? sweep.points.map((p) => ({ name: p.id, policy: p.policy })) : undefined;
   const tasks: TrialTask[] = inputs.map((i) => ({ ...i, scenario: refs.get(i.scenario.name)!, ...(under ? { under } : {}) }));
   const trials: Trial[] = [];
-  await runTasks(tasks, options.workers, (done) => trials.push(...done), options.tokenCache);
+  await runTasks(tasks, options.workers, (done) => trials.push(...done), options.tokenCache, options.pool);
 
   const values = objectiveValues(sweep, scenarios, spec.seeds, trials);
   const clusterOf = scenarios.flatMap((s) => s.steps.flatMap((step) => (step.ask ? [s.name] : [])));
