@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { FileError, fileError } from "./errors.js";
+import { firstDamage } from "./quick-check.js";
 
 export interface CacheFileKind {
   /** What the file is, as messages name it: "an embedding cache". */
@@ -50,8 +51,8 @@ export function openCacheFile(file: string, kind: CacheFileKind): Database.Datab
         db.pragma(`user_version = ${kind.version}`);
       }
     }).immediate();
-    const check = db.pragma("quick_check", { simple: true });
-    if (check !== "ok") throw refuse(`is damaged (${String(check)})`);
+    const damage = firstDamage(db);
+    if (damage !== undefined) throw refuse(`is damaged (SQLite's quick_check: ${damage})`);
     enableWal(db);
   } catch (error) {
     if (db.open) db.close();

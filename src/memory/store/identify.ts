@@ -15,6 +15,7 @@ import { existsSync, lstatSync, rmSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type FileError, fileError } from "../../shared/errors.js";
+import { firstDamage } from "../../shared/quick-check.js";
 import { refuseNewer, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from "./migrations.js";
 import { SCHEMA_V5 } from "./schema.js";
 
@@ -61,11 +62,8 @@ function check(db: Database.Database, file: string): void {
       );
     }
   }
-  // quick_check(1): the first problem is enough to refuse the file, and stops the check there.
-  const problems = db.pragma("quick_check(1)", { simple: true }) as string;
-  if (problems !== "ok") {
-    // Its report opens with a line naming the schema ("*** in database main ***"), which says nothing here.
-    const found = problems.split("\n").filter((line) => !line.startsWith("***")).join("; ");
+  const found = firstDamage(db);
+  if (found !== undefined) {
     throw fileError(file, `is a damaged memory store (SQLite's quick_check: ${found}); it was left unchanged: restore it from a copy`);
   }
 }

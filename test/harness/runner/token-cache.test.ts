@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, writeSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { cachingCounter, DEFAULT_TOKEN_CACHE_FILE, TokenCountCache } from "../../../src/harness/runner/token-cache.js";
@@ -64,6 +64,21 @@ describe("TokenCountCache", () => {
     const damaged = TokenCountCache.open(file);
     expect(() => damaged.get("tok-a", "tea")).toThrow(new FileError(file, "is damaged: a stored token count does not match its checksum; delete it, and the next run rebuilds it"));
     damaged.close();
+  });
+
+  it("refuses a file whose pages are damaged with one line: SQLite's first problem, not its whole report", () => {
+    const file = freshFile();
+    const cache = TokenCountCache.open(file);
+    cache.put("tok-a", Array.from({ length: 3000 }, (_, i) => ({ text: `text number ${i} with some words`, count: i })));
+    cache.close();
+    const fd = openSync(file, "r+");
+    for (const page of [3, 4, 5, 6]) writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, 4096 * (page - 1) + 8);
+    closeSync(fd);
+    expect(() => TokenCountCache.open(file)).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/: is damaged \(SQLite's quick_check: Tree \d+ page \d+ cell \d+: [^\n;]+\); delete it, and the next run rebuilds it$/),
+      }),
+    );
   });
 
   it("refuses an SQLite file of something else, and leaves it as it was", () => {
