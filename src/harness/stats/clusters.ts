@@ -136,14 +136,15 @@ export function reduceGrouped(values: readonly number[], grouping: Grouping): Cl
   const { itemOf, itemCounts, itemCluster, nValues, nItems, nClusters, clusteredBy, clusterLabels } = grouping;
   if (values.length !== nValues) throw new RangeError(`reduceGrouped: the grouping is of ${nValues} values, got ${values.length}`);
   const itemMeans = new Float64Array(nItems);
-  itemOf.forEach((item, j) => (itemMeans[item] += values[j]));
-  itemMeans.forEach((sum, i) => (itemMeans[i] = sum / itemCounts[i]));
+  for (let j = 0; j < nValues; j++) itemMeans[itemOf[j]] += values[j];
+  for (let i = 0; i < nItems; i++) itemMeans[i] /= itemCounts[i];
   const totals = new Float64Array(nClusters);
   const sizes = new Float64Array(nClusters);
-  itemCluster.forEach((c, i) => {
+  for (let i = 0; i < nItems; i++) {
+    const c = itemCluster[i];
     totals[c] += itemMeans[i];
     sizes[c] += 1;
-  });
+  }
   return { itemMeans, itemCluster, totals, sizes, nValues, nItems, nClusters, clusteredBy, clusterLabels };
 }
 

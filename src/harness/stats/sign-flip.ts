@@ -15,7 +15,9 @@ export function pairedDifferences(a: readonly number[], b: readonly number[]): n
   }
   assertFiniteValues("pairedDifferences", "a", a);
   assertFiniteValues("pairedDifferences", "b", b);
-  return a.map((value, i) => b[i] - value);
+  const diffs = new Array<number>(a.length);
+  for (let i = 0; i < a.length; i++) diffs[i] = b[i] - a[i];
+  return diffs;
 }
 
 export interface SignFlipOptions {
