@@ -8,6 +8,13 @@ import type { SectionRanking } from "./rank/section-ranking.js";
 import type { ScopeIndex } from "./store/index-columns.js";
 import { KINDS, type RankedMemory, type Section, type SectionName, type SectionRule } from "./types.js";
 
+/** A built section, its kept memories' lines, and their slots (what retrieval touches). */
+export interface BuiltSection {
+  section: Section;
+  lines: string[];
+  keptSlots: number[];
+}
+
 export function buildSection(
   index: ScopeIndex,
   name: SectionName,
@@ -18,7 +25,7 @@ export function buildSection(
   neighbours = 0,
   /** Located memories are reported only when they place within this many first. */
   locateWithin = Number.POSITIVE_INFINITY,
-): { section: Section; lines: string[] } {
+): BuiltSection {
   // The head of the order, as deep as the item limit: fitting usually ends inside it.
   const depth = Math.max(rule.limit, 1);
   const head = ranking.top(depth);
@@ -95,5 +102,6 @@ export function buildSection(
       quota,
     },
     lines: keptSlots.map((slot) => index.line(slot)),
+    keptSlots,
   };
 }

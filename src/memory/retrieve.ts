@@ -7,15 +7,15 @@
  */
 import { userError } from "../shared/errors.js";
 import { emptySection, renderBlock } from "./block.js";
-import { buildSection } from "./build-section.js";
+import { type BuiltSection, buildSection } from "./build-section.js";
 import { AskRelevance, type BackendRelevance, PolicyKeys } from "./ask-relevance.js";
 import { needsEmbedding } from "./relevance/index.js";
 import { SectionRanking, type SectionRankingOptions } from "./rank/section-ranking.js";
 import { sectionKey } from "./section-key.js";
 import { type PlannedSection, sectionPlan } from "./section-plan.js";
 import { KIND_CODE, type ScopeIndex } from "./store/index-columns.js";
-import { type MemoryStore, scopeIndex } from "./store/store.js";
-import { type Block, type Query, type RetrievalPolicy, type RetrieveRequest, type Section } from "./types.js";
+import { type MemoryStore, scopeIndex, touchSlots } from "./store/store.js";
+import { type Block, type Query, type RetrievalPolicy, type RetrieveRequest } from "./types.js";
 
 /** One question at one moment: a retrieval request without its policy. */
 export type AskRequest = Omit<RetrieveRequest, "policy">;
@@ -36,9 +36,10 @@ export function retrieve(store: MemoryStore, request: RetrieveRequest): Block {
   });
   relevance.release();
   if (policy.touch) {
-    store.touch(
+    touchSlots(
+      store,
       request.scope,
-      built.flatMap((b) => b.section.kept),
+      built.flatMap((b) => b.keptSlots),
       now,
     );
   }
@@ -96,7 +97,7 @@ class AskSections {
     this.within = request.locateWithin ?? Number.POSITIVE_INFINITY;
   }
 
-  build({ name, rule, score }: PlannedSection, scored: BackendRelevance, options: SectionRankingOptions): { section: Section; lines: string[] } {
+  build({ name, rule, score }: PlannedSection, scored: BackendRelevance, options: SectionRankingOptions): BuiltSection {
     const { index, request } = this;
     const ranking = new SectionRanking(index, kindCode({ name }), rule, score, scored.scores, request.now, options);
     return buildSection(index, name, rule, ranking, this.located, this.neighbours, this.within);
@@ -121,7 +122,7 @@ function emptyBlock(plan: readonly PlannedSection[]): Block {
   return { sections: plan.map(({ name, rule }) => emptySection(name, rule.quota)), text: "" };
 }
 
-function assemble(built: readonly { section: Section; lines: string[] }[]): Block {
+function assemble(built: readonly Omit<BuiltSection, "keptSlots">[]): Block {
   return {
     sections: built.map((b) => b.section),
     text: renderBlock(built.map((b) => ({ name: b.section.name, lines: b.lines }))),

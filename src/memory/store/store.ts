@@ -76,6 +76,15 @@ export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | unde
 }
 
 /**
+ * Touches memories of `scope` by their slots in its index, as `touch` does by id: retrieval knows
+ * the slots of what it kept, so it need not look each id up again. Inside memory/ only.
+ */
+export function touchSlots(store: MemoryStore, scope: string, slots: readonly number[], now: number): void {
+  if (!(store instanceof SqliteMemoryStore)) throw new Error("retrieval needs a store made by openStore");
+  store.touchSlots(scope, slots, now);
+}
+
+/**
  * Opens (or creates) a store. A path that exists must be an SQLite memory store this version can
  * write: a directory, a device such as /dev/null, an empty file, a text file, another program's
  * database, a damaged store, a newer store or a read-only one is refused with one message naming
@@ -319,9 +328,16 @@ class SqliteMemoryStore implements MemoryStore {
   }
 
   touch(scope: string, ids: readonly string[], now: number): void {
-    const slots = ids.map((id) => this.requireStored(scope, id, "touch"));
+    this.touchSlots(
+      scope,
+      ids.map((id) => this.requireStored(scope, id, "touch")),
+      now,
+    );
+  }
+
+  /** See touchSlots: slots of the scope's index (requireStored found them, or retrieval ranked them). */
+  touchSlots(scope: string, slots: readonly number[], now: number): void {
     if (slots.length === 0) return;
-    // requireStored found every id in this index.
     const { index, rows } = this.scopeStates.get(scope)!;
     this.touchAll(slots.map((slot) => rows.seqAt(slot)), now);
     for (const slot of slots) index.touch(slot, now);
