@@ -29,6 +29,10 @@ export class TrialPool {
         maxThreads: this.threads,
         // Each worker ends the systems it started (a subprocess exits) before the pool ends it.
         teardown: "teardown",
+        // A trial allocates fast and briefly (candidates, sections, blocks): a young generation of
+        // 64 MB rather than V8's default lets most of it die before a scavenge copies it. On
+        // experiments/locomo-sweep.yaml, interleaved: 3% less CPU, and a lower peak RSS.
+        resourceLimits: { maxYoungGenerationSizeMb: 64 },
       });
       this.starts++;
     }
