@@ -152,14 +152,14 @@ export const EQUIVALENT_MUTANTS = [
     reason: "an in-memory connection left open holds memory until it is collected, and no file",
   },
   {
-    file: "src/memory/store/identify.ts",
+    file: "src/shared/quick-check.ts",
     code: "line.startsWith(\"***\")",
     mutator: "MethodExpression",
     replacements: ['line.endsWith("***")'],
     reason: "the line naming the schema (\"*** in database main ***\") ends with *** as it starts, and no problem's line does either",
   },
   {
-    file: "src/memory/store/identify.ts",
+    file: "src/shared/quick-check.ts",
     code: "\"; \"",
     mutator: "StringLiteral",
     replacements: ['""'],
