@@ -43,6 +43,30 @@ export const EQUIVALENT_MUTANTS = [
     reason: "> and >= differ only when |sum| equals the bar to the last bit",
   },
 
+  {
+    file: "src/harness/stats/clusters.ts",
+    code: "j < nValues",
+    mutator: "EqualityOperator",
+    replacements: ["j <= nValues"],
+    reason: "one step past the end reads undefined from itemOf, so the sum lands on a property named \"undefined\", never on an item's mean",
+  },
+  {
+    file: "src/harness/stats/clusters.ts",
+    code: "i < nItems",
+    within: "for (let i = 0; i < nItems; i++) itemMeans[i] /= itemCounts[i]",
+    mutator: "EqualityOperator",
+    replacements: ["i <= nItems"],
+    reason: "one step past the end divides an element that does not exist: a typed array ignores the write",
+  },
+  {
+    file: "src/harness/stats/clusters.ts",
+    code: "i < nItems",
+    within: "for (let i = 0; i < nItems; i++) {\n    const c = itemCluster[i];",
+    mutator: "EqualityOperator",
+    replacements: ["i <= nItems"],
+    reason: "one step past the end reads undefined from itemCluster, so both sums land on a property named \"undefined\", never on a cluster's",
+  },
+
   // Memory: caches and fast paths that change time and memory, never a result.
   {
     file: "src/memory/tokenizer.ts",

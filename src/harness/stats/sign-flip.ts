@@ -15,8 +15,8 @@ export function pairedDifferences(a: readonly number[], b: readonly number[]): n
   }
   assertFiniteValues("pairedDifferences", "a", a);
   assertFiniteValues("pairedDifferences", "b", b);
-  const diffs = new Array<number>(a.length);
-  for (let i = 0; i < a.length; i++) diffs[i] = b[i] - a[i];
+  const diffs: number[] = [];
+  for (let i = 0; i < a.length; i++) diffs.push(b[i] - a[i]);
   return diffs;
 }
 

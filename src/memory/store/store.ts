@@ -71,8 +71,7 @@ export interface StoredEmbeddings {
  * holds nothing. Inside memory/ only: MemoryStore hands it to no one.
  */
 export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | undefined {
-  if (!(store instanceof SqliteMemoryStore)) throw new Error("retrieval needs a store made by openStore");
-  return store.indexOf(scope);
+  return madeByOpenStore(store).indexOf(scope);
 }
 
 /**
@@ -80,8 +79,13 @@ export function scopeIndex(store: MemoryStore, scope: string): ScopeIndex | unde
  * the slots of what it kept, so it need not look each id up again. Inside memory/ only.
  */
 export function touchSlots(store: MemoryStore, scope: string, slots: readonly number[], now: number): void {
+  madeByOpenStore(store).touchSlots(scope, slots, now);
+}
+
+/** Retrieval reads and touches the index of a store this module made, not of any MemoryStore. */
+function madeByOpenStore(store: MemoryStore): SqliteMemoryStore {
   if (!(store instanceof SqliteMemoryStore)) throw new Error("retrieval needs a store made by openStore");
-  store.touchSlots(scope, slots, now);
+  return store;
 }
 
 /**

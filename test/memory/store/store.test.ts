@@ -4,7 +4,7 @@ import { isMainThread } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { renderLine } from "../../../src/memory/escape.js";
-import { CATCH_UP_CHUNK, type MemoryStore, openStore, scopeIndex } from "../../../src/memory/store/store.js";
+import { CATCH_UP_CHUNK, type MemoryStore, openStore, scopeIndex, touchSlots } from "../../../src/memory/store/store.js";
 import { DEFAULT_IMPORTANCE } from "../../../src/memory/types.js";
 import { HOUR, memoryStore, T0, tempPath, tokenizer } from "../helpers.js";
 import { FileError } from "../../../src/shared/errors.js";
@@ -651,11 +651,12 @@ function currentSlots(store: MemoryStore): number[] {
 }
 
 describe("scope index of another store", () => {
-  it("refuses a store that openStore did not make, whose index it cannot read", () => {
+  it("refuses a store that openStore did not make, whose index it cannot read or touch", () => {
     const made = memoryStore();
     // Another implementation of MemoryStore: here a copy of the store's own fields, without its class.
     const wrapped = { ...made } as MemoryStore;
     expect(() => scopeIndex(wrapped, "ana")).toThrow(new Error("retrieval needs a store made by openStore"));
+    expect(() => touchSlots(wrapped, "ana", [0], T0)).toThrow(new Error("retrieval needs a store made by openStore"));
     made.close();
   });
 });
