@@ -1,8 +1,8 @@
-import { closeSync, openSync, writeSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { firstDamage } from "../../src/shared/quick-check.js";
 import { useTempDir } from "../harness/temp-files.js";
+import { damagePages } from "../helpers/damage-pages.js";
 
 const temp = useTempDir("recollect-quick-check-");
 
@@ -15,12 +15,8 @@ function fileWithPages(name: string, damagedPages: readonly number[]): string {
   db.transaction(() => {
     for (let i = 0; i < 3000; i++) insert.run(`text number ${i} with some words`, i);
   })();
-  const pageSize = db.pragma("page_size", { simple: true }) as number;
   db.close();
-  const fd = openSync(file, "r+");
-  // Past each page's header: its cell pointers, now all out of range.
-  for (const page of damagedPages) writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, pageSize * (page - 1) + 8);
-  closeSync(fd);
+  damagePages(file, damagedPages, "cell pointers");
   return file;
 }
 

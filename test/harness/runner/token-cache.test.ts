@@ -1,9 +1,10 @@
-import { closeSync, existsSync, openSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { cachingCounter, DEFAULT_TOKEN_CACHE_FILE, TokenCountCache } from "../../../src/harness/runner/token-cache.js";
 import { FileError } from "../../../src/shared/errors.js";
 import { useTempDir } from "../temp-files.js";
+import { damagePages } from "../../helpers/damage-pages.js";
 
 const temp = useTempDir("recollect-token-cache-");
 let files = 0;
@@ -71,9 +72,7 @@ describe("TokenCountCache", () => {
     const cache = TokenCountCache.open(file);
     cache.put("tok-a", Array.from({ length: 3000 }, (_, i) => ({ text: `text number ${i} with some words`, count: i })));
     cache.close();
-    const fd = openSync(file, "r+");
-    for (const page of [3, 4, 5, 6]) writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, 4096 * (page - 1) + 8);
-    closeSync(fd);
+    damagePages(file, [3, 4, 5, 6], "cell pointers");
     expect(() => TokenCountCache.open(file)).toThrow(
       expect.objectContaining({
         message: expect.stringMatching(/: is damaged \(SQLite's quick_check: Tree \d+ page \d+ cell \d+: [^\n;]+\); delete it, and the next run rebuilds it$/),

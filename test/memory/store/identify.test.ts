@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identifyStore, noSpaceError } from "../../../src/memory/store/identify.js";
 import { openStore } from "../../../src/memory/store/store.js";
 import { FileError } from "../../../src/shared/errors.js";
+import { damagePages } from "../../helpers/damage-pages.js";
 import { userError } from "../../helpers/user-error.js";
 import { useTempDir } from "../../harness/temp-files.js";
 import { T0, tempPath, tokenizer } from "../helpers.js";
@@ -36,17 +37,6 @@ function storeOfPages(): string {
   db.pragma("journal_mode = DELETE");
   db.close();
   return file;
-}
-
-/** Overwrites whole pages with bytes no page holds, as a bad block or a stray write would. */
-function damagePages(file: string, pages: readonly number[]): void {
-  const pageSize = 4096;
-  const fd = openSync(file, "r+");
-  try {
-    for (const page of pages) writeSync(fd, Buffer.alloc(pageSize, 0xab), 0, pageSize, (page - 1) * pageSize);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 describe("identifying a store before writing to it", () => {
