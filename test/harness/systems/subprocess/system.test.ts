@@ -104,9 +104,9 @@ describe("subprocessSystem", () => {
     });
 
     it("hangs: the call times out and the process is killed", async () => {
-      const { system: made, log } = system(["--fail", "hang"], { timeoutMs: 400 });
+      const { system: made, log } = system(["--fail", "hang"], { timeoutMs: 2000 });
       const error = await failure((await written(made)).retrieve(ask(null)));
-      expect(error).toMatchObject({ call: "retrieve", problem: "no reply within 400 ms (the process was stopped)" });
+      expect(error).toMatchObject({ call: "retrieve", problem: "no reply within 2000 ms (the process was stopped)" });
       expect(await gone(pidsIn(log)[0]!)).toBe(true);
     });
 
@@ -189,7 +189,7 @@ describe("subprocessSystem", () => {
   });
 
   it("shutdown stops a process that does not say goodbye", async () => {
-    const { system: made, log } = system(["--fail", "hang", "--at", "shutdown"], { timeoutMs: 300 });
+    const { system: made, log } = system(["--fail", "hang", "--at", "shutdown"], { timeoutMs: 2000 });
     await (await written(made)).close();
     await made.shutdown!();
     expect(await gone(pidsIn(log)[0]!)).toBe(true);
