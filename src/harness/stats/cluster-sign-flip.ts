@@ -59,20 +59,22 @@ export function clusterSignFlip(
   if (clusters < 2) return { p: 1, lo: range[0], hi: range[1], smallestP: 1 };
   const epsilon = (TIE_TOLERANCE * scale) / n;
   const total = 2 ** clusters;
+  const whole = { lo: range[0], hi: range[1] };
+
+  if (clusters > EXACT_CLUSTER_MAX) {
+    // The caller's clusters all agree (se 0): every non-trivial assignment stays strictly inside
+    // the observed |sum| except at δ = mean, so p(δ) is 2 / 2^C away from the mean. No δ is
+    // rejected when even that p reaches α. (The count of covering assignments below is not
+    // needed here, and past 2^53 assignments it cannot be stepped one by one: k − 1 is k.)
+    const p = Math.abs(mean) <= epsilon ? 1 : smallestP;
+    const at = { lo: Math.max(range[0], mean - epsilon), hi: Math.min(range[1], mean + epsilon) };
+    return { p, ...(2 / total >= alpha ? whole : at), smallestP };
+  }
   // The smallest count of covering assignments with p(δ) = (2 + count) / 2^C ≥ α, found with the
   // same division that gives p, so the interval and p < α cannot disagree by rounding.
   let k = Math.max(0, Math.ceil(alpha * total - 2));
   while (k > 0 && (1 + k) / total >= alpha) k--;
   while ((2 + k) / total < alpha) k++;
-  const whole = { lo: range[0], hi: range[1] };
-
-  if (clusters > EXACT_CLUSTER_MAX) {
-    // The caller's clusters all agree (se 0): every non-trivial assignment stays strictly inside
-    // the observed |sum| except at δ = mean, so p(δ) is 2 / 2^C away from the mean.
-    const p = Math.abs(mean) <= epsilon ? 1 : smallestP;
-    const at = { lo: Math.max(range[0], mean - epsilon), hi: Math.min(range[1], mean + epsilon) };
-    return { p, ...(k === 0 ? whole : at), smallestP };
-  }
   const { lower, upper } = assignmentEnds(totals, sizes, t, n);
   let covering = 0;
   for (let i = 0; i < lower.length; i++) {

@@ -77,6 +77,14 @@ describe("clusterSignFlip", () => {
     expect(result.hi).toBeCloseTo(0.5, 6);
   });
 
+  it.each([60, 418, 1100])("answers at once for %i clusters that all agree, past the 2^53 assignments a count can step through", (count) => {
+    const clusters = Array.from({ length: count }, (_, c) => c);
+    const data = reduceToClusters("t", clusters.map(() => 0.5), { clusters });
+    expect(clusterSignFlip(data, 0.05)).toEqual({ p: Math.max(2 / 2 ** count, Number.MIN_VALUE), lo: expect.closeTo(0.5, 6), hi: expect.closeTo(0.5, 6), smallestP: Math.max(2 / 2 ** count, Number.MIN_VALUE) });
+    // With α at or below the smallest p, no δ is rejected: the interval is the range given.
+    expect(clusterSignFlip(data, 0, [0, 1])).toMatchObject({ lo: 0, hi: 1 });
+  });
+
   it("is 1 for a single cluster", () => {
     expect(clusterSignFlip(reduceToClusters("t", [0.4], { clusters: ["x"] }), 0.05).p).toBe(1);
   });
