@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExperimentResults } from "../harness/results/types.js";
 import { costRows } from "../harness/summary/cost.js";
-import { DEFAULT_SUMMARY_SEED, summarise } from "../harness/summary/summarise.js";
+import { DEFAULT_SUMMARY_SEED } from "../harness/summary/summarise.js";
+import { summariseAll } from "../harness/summary/summarise-all.js";
 import { byCodeUnit } from "../shared/order.js";
 import type { ChartCache } from "./charts/chart-cache.js";
 import { chartsReporter } from "./charts/reporter.js";
@@ -80,10 +81,7 @@ export async function renderReports(
   let done = 0;
   const step = (name: string) => options.onStep?.(done++, total, name);
 
-  const summaries = needed.map((r) => {
-    step(`statistics ${r.experiment.name}`);
-    return summarise(r, { seed: STATISTICS_SEED });
-  });
+  const summaries = await summariseAll(needed, { seed: STATISTICS_SEED }, { onStart: (name) => step(`statistics ${name}`) });
   const readExisting = (path: string) => {
     const file = join(root, path);
     return existsSync(file) ? readFileSync(file, "utf8") : undefined;

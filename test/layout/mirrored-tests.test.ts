@@ -53,6 +53,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/model/embedding/use-lite-worker.mjs": { kind: "run", by: "test/model/embedding/use-lite.test.ts", why: "the in-process encoder's thread" },
   "src/bench/encoder-reference-worker.mjs": { kind: "run", by: "test/bench/encoder.test.ts", why: "the plain JavaScript encoder the bench measures against" },
   "src/harness/runner/worker-entry.mjs": { kind: "run", by: "test/harness/runner/run.test.ts", why: "the trial worker's loader" },
+  "src/harness/summary/summarise-worker.mjs": { kind: "run", by: "test/harness/summary/summarise-all.test.ts", why: "the statistics thread of summariseAll" },
 
   "src/shared/cache-file.ts": covered("opens, checks and refuses the cache files of both its users", "test/model/embedding/cache.test.ts", "test/harness/runner/token-cache.test.ts"),
 
