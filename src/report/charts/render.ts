@@ -1,4 +1,4 @@
-import { Resvg } from "@resvg/resvg-js";
+import { renderAsync } from "@resvg/resvg-js";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { ChartCache } from "./chart-cache.js";
@@ -35,23 +35,45 @@ export async function renderSvg(spec: TopLevelSpec, warnings: string[] = []): Pr
   }
 }
 
-export function svgToPng(svg: string): Buffer {
-  const resvg = new Resvg(svg, {
+/** The PNG of `svg`, drawn on resvg's own threads, so this thread can make the next chart's SVG meanwhile. */
+async function svgToPng(svg: string): Promise<Buffer> {
+  const image = await renderAsync(svg, {
     background: "white",
     fitTo: { mode: "zoom", value: PNG_ZOOM },
     font: { fontFiles: fontFiles(), loadSystemFonts: false, defaultFontFamily: FONT_FAMILY },
   });
-  return resvg.render().asPng();
+  return image.asPng();
 }
 
 /** Renders `spec` to SVG and PNG; through `cache`, a chart rendered before from the same spec and code is read instead. */
 export async function renderChart(spec: TopLevelSpec, cache?: ChartCache): Promise<RenderedChart> {
-  const key = cache?.key(spec);
-  const cached = key === undefined ? undefined : cache!.get(key);
-  if (cached !== undefined) return cached;
-  const warnings: string[] = [];
-  const svg = await renderSvg(spec, warnings);
-  const chart = { svg, png: svgToPng(svg), warnings };
-  if (key !== undefined) cache!.put(key, chart);
-  return chart;
+  return (await renderCharts([spec], cache))[0]!;
+}
+
+/**
+ * Renders each spec as renderChart does, in order. The SVGs are made one after another (Vega
+ * numbers their clip paths and gradients from a counter of its own), and each PNG is drawn while
+ * the next SVG is made: with the reports' statistics done, the other core is free for it.
+ */
+export async function renderCharts(specs: readonly TopLevelSpec[], cache?: ChartCache): Promise<RenderedChart[]> {
+  const charts: Promise<RenderedChart>[] = [];
+  for (const spec of specs) {
+    const key = cache?.key(spec);
+    const cached = key === undefined ? undefined : cache!.get(key);
+    if (cached !== undefined) {
+      charts.push(Promise.resolve(cached));
+      continue;
+    }
+    const warnings: string[] = [];
+    const svg = await renderSvg(spec, warnings);
+    const chart = svgToPng(svg).then((png) => {
+      const rendered = { svg, png, warnings };
+      if (key !== undefined) cache!.put(key, rendered);
+      return rendered;
+    });
+    // A failed drawing is reported where the charts are awaited, not as an unhandled rejection meanwhile.
+    chart.catch(() => undefined);
+    charts.push(chart);
+  }
+  return Promise.all(charts);
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
 import { describe, expect, it } from "vitest";
 import { CHART_CACHE_DIR, ChartCache } from "../../../src/report/charts/chart-cache.js";
-import { renderChart } from "../../../src/report/charts/render.js";
+import { renderChart, renderCharts } from "../../../src/report/charts/render.js";
 import { useTempDir } from "../../harness/temp-files.js";
 
 const temp = useTempDir("recollect-chart-cache-");
@@ -74,6 +74,18 @@ describe("renderChart through a chart cache", () => {
     writeFileSync(join(cache.dir, `${cache.key(SPEC)}.json`), "{ damaged");
     expect(await renderChart(SPEC, cache)).toEqual(plain);
     expect(cache.get(cache.key(SPEC))).toEqual(plain);
+  });
+});
+
+describe("renderCharts", () => {
+  it("gives each spec's chart in order, as renderChart does one at a time, reading those the cache holds", async () => {
+    const other: TopLevelSpec = { ...SPEC, mark: "point" };
+    const alone = [await renderChart(SPEC), await renderChart(other)];
+    expect(await renderCharts([SPEC, other, SPEC])).toEqual([alone[0], alone[1], alone[0]]);
+    const cache = freshCache();
+    cache.put(cache.key(other), CHART);
+    expect(await renderCharts([SPEC, other], cache)).toEqual([alone[0], CHART]);
+    expect(cache.get(cache.key(SPEC))).toEqual(alone[0]);
   });
 });
 
