@@ -482,6 +482,19 @@ describe("embeddings", () => {
 });
 
 describe("files", () => {
+  it("keeps a touch of many memories at once, each of them and none other, across reopening", () => {
+    const file = tempPath();
+    const store = openStore(file, { tokenizer });
+    const ids = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    store.rememberMany(ids.map((id) => ({ ...fact, id, text: `Fact ${id}.` })));
+    const touched = ids.filter((_, i) => i % 3 !== 1);
+    store.touch("ana", touched, T0 + 7 * HOUR);
+    store.close();
+    const again = openStore(file, { tokenizer });
+    expect(ids.filter((id) => again.get("ana", id)?.lastAccessedAt === T0 + 7 * HOUR)).toEqual(touched);
+    again.close();
+  });
+
   it("uses WAL and keeps everything, touches included, across reopening", () => {
     const file = tempPath();
     const store = openStore(file, { tokenizer });

@@ -1,0 +1,11 @@
+import { readFileSync } from "node:fs";
+import { loadUseLite } from "./src/model/embedding/use-lite.js";
+const data = JSON.parse(readFileSync("data/locomo10.json", "utf8"));
+const texts: string[] = [];
+for (const conv of data) for (const [k, v] of Object.entries(conv.conversation)) if (Array.isArray(v)) for (const t of v as { text: string }[]) texts.push(t.text);
+const some = texts.slice(0, 1500);
+const e = await loadUseLite({ threads: 1 });
+const t = performance.now();
+await e.embed(some);
+console.log(some.length, "texts", (performance.now() - t).toFixed(0), "ms");
+await e.close();
