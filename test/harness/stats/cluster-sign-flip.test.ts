@@ -38,19 +38,21 @@ describe("clusterSignFlip", () => {
     expect(clusterSignFlip(oneEach([-1, -1, -1, -1, -1]), 0.05)).toMatchObject({ lo: -Infinity, hi: Infinity });
   });
 
-  it("matches a brute-force enumeration of p on unequal clusters, at 0 and along the shifts", () => {
-    const values = [0.9, 0.1, 0.4, 0.8, 0.3, 0.2, 0.7, 0.6, 0.5, 0.05, 0.35, 0.75];
+  // 0.125 · 2^8 is a whole count of assignments: the level where "p ≥ α" and "p > α" part.
+  it.each([0.05, 0.125])("matches a brute-force enumeration of p on unequal clusters, at 0 and along the shifts (α = %s)", (alpha) => {
+    // Values with no simple sums, so no two assignments end their intervals at the same shift.
+    const values = [0.913, 0.127, 0.442, 0.861, 0.309, 0.218, 0.731, 0.654, 0.519, 0.057, 0.368, 0.779];
     const clusters = [0, 0, 1, 2, 2, 2, 3, 4, 4, 5, 6, 7];
     const data = reduceToClusters("t", values, { clusters });
     const totals = Array.from(data.totals);
     const sizes = Array.from(data.sizes);
-    const result = clusterSignFlip(data, 0.05);
+    const result = clusterSignFlip(data, alpha);
     expect(result.p).toBeCloseTo(bruteP(totals, sizes, 0), 12);
-    // The interval is exactly the shifts the test does not reject: inside, p ≥ 0.05; just outside, p < 0.05.
+    // The interval is exactly the shifts the test does not reject: inside, p ≥ α; just outside, p < α.
     const width = result.hi - result.lo;
-    for (const f of [0.001, 0.25, 0.5, 0.75, 0.999]) expect(bruteP(totals, sizes, result.lo + f * width)).toBeGreaterThanOrEqual(0.05);
-    expect(bruteP(totals, sizes, result.lo - 1e-6)).toBeLessThan(0.05);
-    expect(bruteP(totals, sizes, result.hi + 1e-6)).toBeLessThan(0.05);
+    for (const f of [0.001, 0.25, 0.5, 0.75, 0.999]) expect(bruteP(totals, sizes, result.lo + f * width)).toBeGreaterThanOrEqual(alpha);
+    expect(bruteP(totals, sizes, result.lo - 1e-6)).toBeLessThan(alpha);
+    expect(bruteP(totals, sizes, result.hi + 1e-6)).toBeLessThan(alpha);
   });
 
   it("excludes 0 from its interval exactly when p < α", () => {
