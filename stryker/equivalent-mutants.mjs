@@ -22,6 +22,20 @@ export const EQUIVALENT_MUTANTS = [
     reason: "subtracting gives −sumA, which is only squared",
   },
   {
+    file: "src/harness/stats/cluster-sign-flip.ts",
+    code: "n === 0",
+    mutator: "ConditionalExpression",
+    replacements: ["false"],
+    reason: "n is 0 only with no clusters (a cluster holds at least one item), which return before the mean is read",
+  },
+  {
+    file: "src/harness/stats/cluster-sign-flip.ts",
+    code: "i < lower.length",
+    mutator: "EqualityOperator",
+    replacements: ["i <= lower.length"],
+    reason: "the extra step reads past the array: undefined − ε is NaN, which covers nothing",
+  },
+  {
     file: "src/harness/stats/sign-flip.ts",
     code: "flipped += bits & 1 ? -moving[i] : moving[i]",
     mutator: "AssignmentOperator",

@@ -70,11 +70,10 @@ export function clusterSignFlip(
     const at = { lo: Math.max(range[0], mean - epsilon), hi: Math.min(range[1], mean + epsilon) };
     return { p, ...(2 / total >= alpha ? whole : at), smallestP };
   }
-  // The smallest count of covering assignments with p(δ) = (2 + count) / 2^C ≥ α, found with the
-  // same division that gives p, so the interval and p < α cannot disagree by rounding.
-  let k = Math.max(0, Math.ceil(alpha * total - 2));
-  while (k > 0 && (1 + k) / total >= alpha) k--;
-  while ((2 + k) / total < alpha) k++;
+  // The smallest count of covering assignments with p(δ) = (2 + count) / 2^C ≥ α. Scaling by a
+  // power of two is exact, and so is α·2^C − 2 from 2 up (below, the clamp to 0 decides): this k
+  // is the smallest for which the division that gives p reaches α, so p < α and the interval agree.
+  const k = Math.max(0, Math.ceil(alpha * total - 2));
   const { lower, upper } = assignmentEnds(totals, sizes, t, n);
   let covering = 0;
   for (let i = 0; i < lower.length; i++) {

@@ -87,6 +87,33 @@ describe("clusterSignFlip", () => {
     expect(clusterSignFlip(data, 0, [0, 1])).toMatchObject({ lo: 0, hi: 1 });
   });
 
+  it("enumerates every assignment at EXACT_CLUSTER_MAX clusters, where the clusters need not agree", () => {
+    const values = Array.from({ length: EXACT_CLUSTER_MAX }, (_, c) => 0.3 + ((c * 0.137) % 0.5) - (c % 3 === 0 ? 0.4 : 0));
+    const data = oneEach(values);
+    expect(clusterSignFlip(data, 0.05).p).toBeCloseTo(bruteP(values, values.map(() => 1), 0), 12);
+  });
+
+  it("past EXACT_CLUSTER_MAX, gives p 1 when the agreeing clusters are all 0, and keeps the mean inside its interval otherwise", () => {
+    const clusters = Array.from({ length: 30 }, (_, c) => c);
+    expect(clusterSignFlip(reduceToClusters("t", clusters.map(() => 0), { clusters }), 0.05)).toMatchObject({ p: 1, lo: 0, hi: 0 });
+    const { lo, hi } = clusterSignFlip(reduceToClusters("t", clusters.map(() => 0.25), { clusters }), 0.05);
+    expect(lo).toBeLessThan(0.25);
+    expect(hi).toBeGreaterThan(0.25);
+    expect(hi - lo).toBeLessThan(1e-8);
+  });
+
+  it("keeps 0 in its interval when 0 is where an assignment's interval ends and p ≥ α: the tie tolerance widens both ends", () => {
+    // Flipping -2 and 2 leaves the sum, so 0 ends that assignment's interval: p(0) counts it.
+    const result = clusterSignFlip(oneEach([-2, 0, 2, -3]), 0.4);
+    expect(result.p).toBe(0.75);
+    expect(result.hi).toBeGreaterThan(0);
+    expect(result.hi).toBeLessThan(1e-8);
+  });
+
+  it("is 1 with nothing to detect for no clusters at all", () => {
+    expect(clusterSignFlip(reduceToClusters("t", [], { clusters: [] }), 0.05, [-1, 1])).toEqual({ p: 1, lo: -1, hi: 1, smallestP: 1 });
+  });
+
   it("is 1 for a single cluster", () => {
     expect(clusterSignFlip(reduceToClusters("t", [0.4], { clusters: ["x"] }), 0.05).p).toBe(1);
   });
