@@ -34,6 +34,8 @@ export async function summariseAll(results: readonly ExperimentResults[], option
     results.length > 1 && (all.thread ?? availableParallelism() > 1) && asks[largest]! >= (all.threadMinAsks ?? THREAD_MIN_ASKS) ? largest : -1;
   // The thread starts first, so that it works while this thread summarises the rest.
   const onThread = threaded < 0 ? null : (all.onStart?.(results[threaded]!.experiment.name), summariseOnThread(results[threaded]!, options));
+  // Should this thread's own statistics throw first, the thread's failure is not left unhandled.
+  onThread?.catch(() => undefined);
   const summaries = results.map((r, i) => {
     if (i === threaded) return onThread!;
     all.onStart?.(r.experiment.name);
