@@ -379,7 +379,8 @@ describe("the report of the committed results", () => {
       expect(byAt(both)).toEqual(byAt(every.filter((a) => a.at.startsWith("3:") && a.category === categories[0])));
       const ask = section.locator(".ask-list details.ask").first();
       await ask.locator("summary").click();
-      expect(await ask.locator("table.drill tbody tr").count()).toBe(locomo.ablations.length * locomo.seeds.length);
+      // The drill-down is drawn on the toggle event, which fires after the click returns.
+      await expect.poll(() => ask.locator("table.drill tbody tr").count()).toBe(locomo.ablations.length * locomo.seeds.length);
       expect(errors).toEqual([]);
       await context.close();
     },
