@@ -1,0 +1,7 @@
+import type { Writable } from "node:stream";
+
+/**
+ * Runs `first` with its output passed through and `second` (lower in priority) beside it, its
+ * output held until `first` ends. Resolves to the exit code: first's when it failed, else second's.
+ */
+export function runSideBySide(first: string[], second: string[], streams?: { out?: Writable; err?: Writable }): Promise<number>;
