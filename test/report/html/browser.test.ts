@@ -247,6 +247,12 @@ describe("the HTML report in a browser", () => {
       await page.waitForFunction(drawn);
       // Open every scenario and ask, so that what the page draws on demand is loaded too.
       for (const summary of await page.locator("details > summary").all()) await summary.click();
+      // They are drawn on the toggle events, which fire after the clicks return; a group's table arrives after its data.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("details.ask[open], details.group[open]")].every((d) => d.hasAttribute("data-drawn") && d.querySelector("table") !== null),
+      );
+      expect(await page.locator("details.ask[data-drawn] table.drill").count()).toBeGreaterThan(0);
+      expect(await page.locator("details.group[data-drawn] table").count()).toBeGreaterThan(0);
       await page.locator('.chart[data-chart="metrics"] .mark-symbol path').first().hover();
 
       const policy = await page.getAttribute('head > meta[http-equiv="Content-Security-Policy"]', "content");
