@@ -32,10 +32,8 @@ export function fitSection(
   const kept: number[] = [];
   let tokensUsed = 0;
   let position = 0;
-  const full = () =>
-    kept.length >= rule.limit || (rule.quota !== null && rule.quota - tokensUsed < minCost);
   for (; position < count; position++) {
-    if (full()) break;
+    if (isFull(kept, tokensUsed, rule, minCost)) break;
     const cost = tokensAt(position);
     if (rule.quota !== null && tokensUsed + cost > rule.quota) {
       if (rule.fit === "stop") return { kept, tokensUsed, examined: position + 1, complete: true };
@@ -44,7 +42,12 @@ export function fitSection(
     kept.push(position);
     tokensUsed += cost;
   }
-  return { kept, tokensUsed, examined: position, complete: full() };
+  return { kept, tokensUsed, examined: position, complete: isFull(kept, tokensUsed, rule, minCost) };
+}
+
+/** Whether a section can take no more: at its limit, or with less room left than any candidate costs. */
+function isFull(kept: readonly number[], tokensUsed: number, rule: Pick<SectionRule, "limit" | "quota">, minCost: number): boolean {
+  return kept.length >= rule.limit || (rule.quota !== null && rule.quota - tokensUsed < minCost);
 }
 
 /** One `<name>` … `</name>` element per non-empty section; lines are already escaped. */

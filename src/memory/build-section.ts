@@ -59,33 +59,19 @@ export function buildSection(
     }
   }
 
-  const entry = (c: Candidates, i: number, rank: number): RankedMemory => {
-    const slot = c.slots[i];
-    return {
-      id: index.ids[slot],
-      kind: KINDS[index.kind[slot]],
-      source: index.sources[slot],
-      rank,
-      tokens: index.tokens[slot],
-      rel: c.rel[i],
-      rec: c.rec[i],
-      imp: c.imp[i],
-      total: c.total[i],
-    };
-  };
   // The head as deep as filling looked, then located memories and their neighbours at their own
   // ranks. (Memories kept past the head join only when located: their ranks would cost counting
   // everything ranked above them.)
   const byRank = new Map<number, RankedMemory>();
-  for (let i = 0; i < fit.examined; i++) byRank.set(i + 1, entry(head, i, i + 1));
+  for (let i = 0; i < fit.examined; i++) byRank.set(i + 1, entry(index, head, i, i + 1));
   for (const l of ranking.rankOf(located, locateWithin)) {
-    byRank.set(l.rank, entry(l.entry, 0, l.rank));
+    byRank.set(l.rank, entry(index, l.entry, 0, l.rank));
     // The head holds every rank up to its depth, or every candidate when it is shorter.
     if (l.rank + neighbours <= head.slots.length || head.slots.length < depth) {
       const last = Math.min(l.rank + neighbours, head.slots.length);
-      for (let r = Math.max(1, l.rank - neighbours); r <= last; r++) byRank.set(r, entry(head, r - 1, r));
+      for (let r = Math.max(1, l.rank - neighbours); r <= last; r++) byRank.set(r, entry(index, head, r - 1, r));
     } else {
-      for (const n of ranking.around(l, neighbours)) byRank.set(n.rank, entry(n.entry, 0, n.rank));
+      for (const n of ranking.around(l, neighbours)) byRank.set(n.rank, entry(index, n.entry, 0, n.rank));
     }
   }
   const ranked = [...byRank.values()].sort((a, b) => a.rank - b.rank);
@@ -103,5 +89,21 @@ export function buildSection(
     },
     lines: keptSlots.map((slot) => index.line(slot)),
     keptSlots,
+  };
+}
+
+/** The ranked memory of entry `i` of `c`, at `rank`. */
+function entry(index: ScopeIndex, c: Candidates, i: number, rank: number): RankedMemory {
+  const slot = c.slots[i];
+  return {
+    id: index.ids[slot],
+    kind: KINDS[index.kind[slot]],
+    source: index.sources[slot],
+    rank,
+    tokens: index.tokens[slot],
+    rel: c.rel[i],
+    rec: c.rec[i],
+    imp: c.imp[i],
+    total: c.total[i],
   };
 }

@@ -66,15 +66,17 @@ export function retrieveUnder(store: MemoryStore, request: AskRequest, policies:
   try {
     return policies.map((policy, p) =>
       assemble(
-        plans[p].map((section) => {
-          const build = () => {
-            const scored = relevance.for(section.score);
-            return ask.build(section, scored, { matched: scored.matchedByRelevance(kindCode(section)), matchedByRelevance: true, recency: relevance.recency });
-          };
-          // Policies that agree on everything this section reads share its result; the located
-          // memories are the ask's, the same for every policy.
-          return relevance.section(keys.of(policy, section.name, () => sectionKey(section)), build);
-        }),
+        // Policies that agree on everything a section reads share its result; the located
+        // memories are the ask's, the same for every policy.
+        plans[p].map((section) =>
+          relevance.section(
+            keys.of(policy, section.name, () => sectionKey(section)),
+            () => {
+              const scored = relevance.for(section.score);
+              return ask.build(section, scored, { matched: scored.matchedByRelevance(kindCode(section)), matchedByRelevance: true, recency: relevance.recency });
+            },
+          ),
+        ),
       ),
     );
   } finally {

@@ -15,6 +15,9 @@ export interface PlannedSection {
 
 /** One pooled section, or one section per kind in KINDS order: the block's sections, in order. */
 export function sectionPlan(policy: RetrievalPolicy): PlannedSection[] {
-  const planned = (name: SectionName, rule: SectionRule): PlannedSection => ({ name, rule, score: { ...policy.score, ...rule.score } });
-  return policy.mode === "pooled" ? [planned("pooled", policy.pooled)] : KINDS.map((kind) => planned(kind, policy.sections[kind]));
+  return policy.mode === "pooled" ? [planned(policy, "pooled", policy.pooled)] : KINDS.map((kind) => planned(policy, kind, policy.sections[kind]));
+}
+
+function planned(policy: RetrievalPolicy, name: SectionName, rule: SectionRule): PlannedSection {
+  return { name, rule, score: { ...policy.score, ...rule.score } };
 }

@@ -325,6 +325,11 @@ class SourceIndex {
   }
 }
 
+/** What a memory stands for: itself, and with matchSource the turns it came from. */
+function standsFor(id: string, matchSource: boolean, sources: SourceIndex): string[] {
+  return matchSource ? [id, ...sources.turnsOf(id)] : [id];
+}
+
 /** The name of the one ranking of a system that reports no sections: its returned ids in order. */
 export const RANKING_SECTION = "ranking";
 
@@ -339,9 +344,7 @@ function scoreAsk(
 ): AskResult {
   const kept = reply.ids;
   const sections: RankedSection[] = reply.sections ?? [{ name: RANKING_SECTION, ranked: kept.map((id, i) => ({ id, rank: i + 1 })), kept }];
-  // What a memory stands for: itself, and with matchSource the turns it came from.
-  const standsFor = (id: string): string[] => (input.matchSource ? [id, ...sources.turnsOf(id)] : [id]);
-  const reachedIds = new Set(kept.flatMap(standsFor));
+  const reachedIds = new Set(kept.flatMap((id) => standsFor(id, input.matchSource, sources)));
 
   // One pass over every section's ranked memories (the gold ones are located), keeping each gold
   // id's best place.
@@ -349,7 +352,7 @@ function scoreAsk(
   const wanted = new Set(ask.expect);
   for (const section of sections) {
     for (const entry of section.ranked) {
-      for (const id of standsFor(entry.id)) {
+      for (const id of standsFor(entry.id, input.matchSource, sources)) {
         if (!wanted.has(id)) continue;
         const current = best.get(id);
         if (current === undefined || entry.rank < current.entry.rank) best.set(id, { entry, section });

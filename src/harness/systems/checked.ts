@@ -50,27 +50,26 @@ export class IdLedger {
    * building joined copies of them.
    */
   check(reply: unknown): Retrieved {
-    const bad = (problem: string) => new SystemError("retrieve", problem);
-    if (typeof reply !== "object" || reply === null) throw bad("returned no result object");
+    if (typeof reply !== "object" || reply === null) throw badReply("returned no result object");
     const { ids, block, sections } = reply as Partial<Retrieved>;
-    if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) throw bad("returned ids that are not a list of strings");
-    if (block !== undefined && typeof block !== "string") throw bad("returned a block that is not a string");
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) throw badReply("returned ids that are not a list of strings");
+    if (block !== undefined && typeof block !== "string") throw badReply("returned a block that is not a string");
     const unknown = ids.filter((id) => !this.tokens.has(id));
     if (unknown.length > 0) {
       const shown = unknown.slice(0, 3).map((id) => JSON.stringify(id)).join(", ");
-      throw bad(`returned ${unknown.length === 1 ? "an id" : `${unknown.length} ids`} it was never given: ${shown}${unknown.length > 3 ? ", …" : ""}`);
+      throw badReply(`returned ${unknown.length === 1 ? "an id" : `${unknown.length} ids`} it was never given: ${shown}${unknown.length > 3 ? ", …" : ""}`);
     }
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id)) throw bad(`returned the id ${JSON.stringify(id)} twice`);
+      if (seen.has(id)) throw badReply(`returned the id ${JSON.stringify(id)} twice`);
       seen.add(id);
     }
     if (sections !== undefined) {
-      if (!wellFormedSections(sections)) throw bad("reported sections that are not a list of { name, ranked: [{ id, rank }], kept: [ids] }");
-      if (!keptAre(sections, ids)) throw bad("reported sections whose kept ids are not the ids it returned");
+      if (!wellFormedSections(sections)) throw badReply("reported sections that are not a list of { name, ranked: [{ id, rank }], kept: [ids] }");
+      if (!keptAre(sections, ids)) throw badReply("reported sections whose kept ids are not the ids it returned");
       for (const section of sections) {
         for (const { id } of section.ranked) {
-          if (!this.tokens.has(id)) throw bad(`ranked the id ${JSON.stringify(id)}, which it was never given`);
+          if (!this.tokens.has(id)) throw badReply(`ranked the id ${JSON.stringify(id)}, which it was never given`);
         }
       }
     }
@@ -91,14 +90,18 @@ function keptAre(sections: readonly RankedSection[], ids: readonly string[]): bo
 
 /** Whether a module's `sections` has the shape the trial reads, so a malformed one fails as the system's error. */
 function wellFormedSections(sections: unknown): boolean {
-  const strings = (xs: unknown) => Array.isArray(xs) && xs.every((x) => typeof x === "string");
-  const entry = (e: unknown) => typeof e === "object" && e !== null && typeof (e as RankedEntry).id === "string" && typeof (e as RankedEntry).rank === "number";
   return (
     Array.isArray(sections) &&
     sections.every((s: unknown) => {
       if (typeof s !== "object" || s === null) return false;
       const { name, ranked, kept } = s as Partial<RankedSection>;
-      return typeof name === "string" && Array.isArray(ranked) && ranked.every(entry) && strings(kept);
+      return typeof name === "string" && Array.isArray(ranked) && ranked.every(isRankedEntry) && isStringList(kept);
     })
   );
 }
+
+const badReply = (problem: string) => new SystemError("retrieve", problem);
+
+const isStringList = (xs: unknown) => Array.isArray(xs) && xs.every((x) => typeof x === "string");
+
+const isRankedEntry = (e: unknown) => typeof e === "object" && e !== null && typeof (e as RankedEntry).id === "string" && typeof (e as RankedEntry).rank === "number";

@@ -41,9 +41,10 @@ export interface Candidates {
 
 /** `n` zeroed entries. */
 export function emptyCandidates(n: number): Candidates {
-  const zeros = () => new Array<number>(n).fill(0);
-  return { slots: zeros(), rel: zeros(), rec: zeros(), imp: zeros(), total: zeros() };
+  return { slots: zeros(n), rel: zeros(n), rec: zeros(n), imp: zeros(n), total: zeros(n) };
 }
+
+const zeros = (n: number) => new Array<number>(n).fill(0);
 
 /** The entries of `c` at `positions`, in that order. */
 export function pickCandidates(c: Candidates, positions: readonly number[]): Candidates {

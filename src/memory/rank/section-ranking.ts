@@ -239,20 +239,12 @@ export class SectionRanking {
     const oldestFirst = signals.oldestFirst;
     const { runs } = this;
     const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
-    const exhausted = (r: number) => cursor[r] < 0 || cursor[r] >= runs[r].run.length;
-    const boundAt = (r: number): number => {
-      const { kind, run } = runs[r];
-      if (exhausted(r)) return Number.NEGATIVE_INFINITY;
-      const bound = signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
-      // A bound that is not a number bounds nothing: such a run is walked first.
-      return Number.isNaN(bound) ? Number.POSITIVE_INFINITY : bound;
-    };
-    const bounds = runs.map((_, r) => boundAt(r));
+    const bounds = runs.map((_, r) => this.boundAt(cursor, r));
     for (;;) {
       let best = -1;
       let second = Number.NEGATIVE_INFINITY;
       for (let r = 0; r < runs.length; r++) {
-        if (exhausted(r)) continue;
+        if (exhausted(runs, cursor, r)) continue;
         if (best === -1 || bounds[r] > bounds[best]) {
           if (best !== -1) second = Math.max(second, bounds[best]);
           best = r;
@@ -267,7 +259,7 @@ export class SectionRanking {
       do {
         const at = cursor[best];
         cursor[best] += oldestFirst ? 1 : -1;
-        bounds[best] = boundAt(best);
+        bounds[best] = this.boundAt(cursor, best);
         const slot = run.slots[at];
         if (accept !== null && !accept(slot)) continue;
         // An unmatched memory's relevance is 0.
@@ -276,8 +268,17 @@ export class SectionRanking {
         const raised = visit(slot, 0);
         if (raised === null) return;
         bar = raised;
-      } while (!exhausted(best) && bounds[best] >= second && bounds[best] >= bar);
+      } while (!exhausted(runs, cursor, best) && bounds[best] >= second && bounds[best] >= bar);
     }
+  }
+
+  /** What every later entry of run `r` scores at most, from its entry at the cursor (below any bar once it is exhausted). */
+  private boundAt(cursor: readonly number[], r: number): number {
+    const { kind, run } = this.runs[r];
+    if (exhausted(this.runs, cursor, r)) return Number.NEGATIVE_INFINITY;
+    const bound = this.signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+    // A bound that is not a number bounds nothing: such a run is walked first.
+    return Number.isNaN(bound) ? Number.POSITIVE_INFINITY : bound;
   }
 
   private kinds(): number[] {
@@ -310,12 +311,7 @@ export class SectionRanking {
 
   /** Each signal's range over every candidate (the walk visits them all with no bar). */
   private ranges(): { rel: SignalRange; rec: SignalRange; imp: SignalRange } {
-    const range = () => ({ min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY });
-    const out = { rel: range(), rec: range(), imp: range() };
-    const widen = (r: SignalRange, x: number) => {
-      if (x < r.min) r.min = x;
-      if (x > r.max) r.max = x;
-    };
+    const out = { rel: emptyRange(), rec: emptyRange(), imp: emptyRange() };
     this.walk(Number.NEGATIVE_INFINITY, (slot, raw) => {
       widen(out.rel, this.signals.relevance(raw));
       widen(out.rec, this.signals.recency(slot));
@@ -324,6 +320,18 @@ export class SectionRanking {
     });
     return out;
   }
+}
+
+/** Whether the walk has passed either end of run `r`. */
+function exhausted(runs: readonly { run: { length: number } }[], cursor: readonly number[], r: number): boolean {
+  return cursor[r] < 0 || cursor[r] >= runs[r].run.length;
+}
+
+const emptyRange = (): SignalRange => ({ min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY });
+
+function widen(r: SignalRange, x: number): void {
+  if (x < r.min) r.min = x;
+  if (x > r.max) r.max = x;
 }
 
 /** `slots` ordered by raw relevance, highest first (ties by slot), for walks that stop at a cutoff. */
