@@ -883,8 +883,8 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/rank/section-ranking.ts",
-    code: "exhausted(r)",
-    within: "if (exhausted(r)) return",
+    code: "exhausted(this.runs, cursor, r)",
+    within: "if (exhausted(this.runs, cursor, r)) return",
     mutator: "ConditionalExpression",
     replacements: ["false"],
     reason: "an exhausted run's bound is never read: the walk tests exhaustion first",
@@ -911,7 +911,7 @@ export const EQUIVALENT_MUTANTS = [
   })),
   {
     file: "src/memory/rank/section-ranking.ts",
-    code: "!exhausted(best) && bounds[best] >= second && bounds[best] >= bar",
+    code: "!exhausted(runs, cursor, best) && bounds[best] >= second && bounds[best] >= bar",
     mutator: "ConditionalExpression",
     replacements: ["false"],
     reason: "the walk looks at every run again after each visit: it takes the same run, or one as good, and stops at the same bar",
