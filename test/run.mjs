@@ -22,7 +22,7 @@ const NICENESS = 10;
 export async function runSideBySide(first, second, { out = process.stdout, err = process.stderr } = {}) {
   const held = [];
   let holding = true;
-  const later = start(niced(second), "pipe");
+  const later = start(niced(second), "pipe", err);
   for (const [stream, to] of [
     [later.child.stdout, out],
     [later.child.stderr, err],
@@ -31,7 +31,7 @@ export async function runSideBySide(first, second, { out = process.stdout, err =
   }
   // Into this process's own streams, vitest inherits them, so that it sees the terminal it prints to.
   const inherit = out === process.stdout && err === process.stderr;
-  const earlier = start(first, inherit ? "inherit" : "pipe");
+  const earlier = start(first, inherit ? "inherit" : "pipe", err);
   if (!inherit) {
     earlier.child.stdout.on("data", (chunk) => out.write(chunk));
     earlier.child.stderr.on("data", (chunk) => err.write(chunk));
@@ -48,11 +48,11 @@ function niced(command) {
   return ["nice", "-n", String(NICENESS), ...command];
 }
 
-function start([file, ...args], stdout) {
+function start([file, ...args], stdout, err) {
   const child = spawn(file, args, { stdio: ["ignore", stdout, stdout] });
   const exit = new Promise((resolve) => {
     child.on("error", (error) => {
-      process.stderr.write(`test: could not start ${file}: ${error.message}\n`);
+      err.write(`test: could not start ${file}: ${error.message}\n`);
       resolve(127);
     });
     // A process ended by a signal exits as a shell reports it: 128 + the signal's number.

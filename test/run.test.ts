@@ -46,5 +46,6 @@ describe("npm test's runner: vitest, and the check beside it", () => {
     const outcome = await run(["no-such-command-xyz"], node(["check"]));
     expect(outcome.code).toBe(127);
     expect(outcome.out).toBe("check\n");
+    expect(outcome.err).toBe("test: could not start no-such-command-xyz: spawn no-such-command-xyz ENOENT\n");
   });
 });
