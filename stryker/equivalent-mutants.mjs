@@ -83,6 +83,21 @@ export const EQUIVALENT_MUTANTS = [
 
   // Memory: caches and fast paths that change time and memory, never a result.
   {
+    file: "src/memory/retrieve.ts",
+    code: "{ matched: scored.matchedByRelevance(kindCode(section)), matchedByRelevance: true, recency: relevance.recency }",
+    mutator: "ObjectLiteral",
+    replacements: ["{}"],
+    reason: "the ask's matched slots in relevance order and its shared recencies only save work: without them the ranking finds and computes them itself, and ranks the same",
+  },
+  {
+    file: "src/memory/retrieve.ts",
+    code: "true",
+    within: "matchedByRelevance: true, recency: relevance.recency",
+    mutator: "BooleanLiteral",
+    replacements: ["false"],
+    reason: "told the matched slots are not in relevance order, the ranking walks them all rather than stopping at its cutoff: it visits more and ranks the same",
+  },
+  {
     file: "src/memory/tokenizer.ts",
     code: "pieceCounts.size < MAX_REMEMBERED_PIECES",
     mutator: "ConditionalExpression",

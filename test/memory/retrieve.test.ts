@@ -424,6 +424,9 @@ describe("retrieveUnder: one ask under many policies, its relevance shared", () 
     expect(() => retrieveUnder(store, ask(), [policies[0], { ...policies[1], touch: true }, policies[2]])).toThrow(
       new RecollectError("policy 2 of 3 touches: one store state cannot serve it beside others"),
     );
+    expect(() => retrieveUnder(store, ask(), [{ ...policies[0], touch: true }, policies[1]])).toThrow(
+      new RecollectError("policy 1 of 2 touches: one store state cannot serve it beside others"),
+    );
   });
 
   it("refuses a query that some policy's backend cannot score", () => {
