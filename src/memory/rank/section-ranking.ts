@@ -323,7 +323,7 @@ export class SectionRanking {
 }
 
 /** Whether the walk has passed either end of run `r`. */
-function exhausted(runs: readonly { run: { length: number } }[], cursor: readonly number[], r: number): boolean {
+function exhausted(runs: readonly KindRun[], cursor: readonly number[], r: number): boolean {
   return cursor[r] < 0 || cursor[r] >= runs[r].run.length;
 }
 
