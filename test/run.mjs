@@ -4,9 +4,10 @@
 // The two are independent (the check re-runs the committed experiments in this folder; the tests
 // work in sandboxes of their own), and neither keeps both cores busy alone: vitest waits on the
 // processes its tests start, the check on its slowest worker. Side by side they finished 40 s
-// sooner on a fresh clone on a 2-core machine (473 s against 219 + 295). The check runs at a lower priority (nice 10), so the tests,
-// some of which time what they start, get the CPU first. Its output is held while vitest prints
-// and follows it, so each reads as it would alone. The exit code is vitest's, or else the check's.
+// sooner on a fresh clone on a 2-core machine (473 s against 219 + 295). The check runs at a
+// lower priority (nice 10), so the tests, some of which time what they start, get the CPU first.
+// Its output is held while vitest prints and follows it, so each reads as it would alone. The exit
+// code is vitest's, or else the check's.
 //
 // Arguments go to vitest (`npm test -- test/memory` runs those tests, and the check).
 import { spawn } from "node:child_process";
