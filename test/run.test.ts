@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runSideBySide } from "./run.mjs";
+import { checkCommand, runSideBySide } from "./run.mjs";
 
 /** A node process that prints `lines` (to stderr when a line starts with "!") and exits with `code`, after `delayMs`. */
 const node = (lines: string[], code = 0, delayMs = 0): string[] => [
@@ -47,5 +48,21 @@ describe("npm test's runner: vitest, and the check beside it", () => {
     expect(outcome.code).toBe(127);
     expect(outcome.out).toBe("check\n");
     expect(outcome.err).toBe("test: could not start no-such-command-xyz: spawn no-such-command-xyz ENOENT\n");
+  });
+});
+
+describe("the check npm test runs beside vitest", () => {
+  it("re-runs three conversations of each dataset experiment by default, and all of them with RECOLLECT_CHECK=full", () => {
+    expect(checkCommand({})).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
+    expect(checkCommand({ RECOLLECT_CHECK: "sample" })).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
+    expect(checkCommand({ RECOLLECT_CHECK: "full" })).toEqual(["npm", "run", "check"]);
+  });
+
+  it("refuses any other RECOLLECT_CHECK, naming what it expects", () => {
+    expect(() => checkCommand({ RECOLLECT_CHECK: "all" })).toThrow('RECOLLECT_CHECK expects "full" or "sample", got "all"');
+  });
+
+  it("is the full check in CI", () => {
+    expect(readFileSync(new URL("../.ci/run", import.meta.url), "utf8")).toMatch(/^export RECOLLECT_CHECK=full$/m);
   });
 });

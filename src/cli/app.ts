@@ -73,6 +73,11 @@ export interface CheckArgs extends DataArgs {
    * metric's own units (see harness/results/review.ts).
    */
   tolerance?: number;
+  /**
+   * Re-run only this many conversations of each dataset experiment, taking the others' trials from
+   * the recording (see harness/runner/sample.ts); every hand-made scenario still runs.
+   */
+  sample?: number;
 }
 export interface ConvertArgs {
   from: "locomo";
@@ -249,6 +254,17 @@ export function buildCli(
             describe: "pass when every headline shift's 95% interval lies within ±X (in the metric's units: 0.01 is one point of recall); other differences still fail",
             coerce: numberFlag("--tolerance", "a number of at least 0 (the largest headline shift to pass, e.g. 0.01)", (v) => Number.isFinite(v) && v >= 0),
           })
+          .option("sample", {
+            type: "number",
+            describe:
+              "a quicker check: re-run only N of each dataset experiment's conversations (spread evenly over them) and take the others' trials and sweep values from the recording; hand-made scenarios, sweep selections and reports are checked in full",
+            coerce: wholeAtLeast("--sample", 1),
+          })
+          // A sample's results are part recording: re-recorded, they would pass off old figures as fresh.
+          .check((a) => {
+            if (a.sample !== undefined && a.update) throw new UsageError("--sample cannot be given with --update: a sampled check's results are partly the recorded ones, so it re-records nothing", { flag: "--sample" });
+            return true;
+          })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>
         handlers.check({
@@ -261,6 +277,7 @@ export function buildCli(
           ...(a.json === undefined ? {} : { json: a.json }),
           ...(a.junit === undefined ? {} : { junit: a.junit }),
           ...(a.tolerance === undefined ? {} : { tolerance: a.tolerance }),
+          ...(a.sample === undefined ? {} : { sample: a.sample }),
           locomo: a.locomo,
           acceptLocomoHash: a.acceptLocomoHash,
         }),

@@ -2,6 +2,7 @@ import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { TrialPool } from "../../harness/runner/pool.js";
+import { datasetSample } from "../../harness/runner/sample.js";
 import { plural, RecollectError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { oversizedCharts } from "../../report/charts/size-limit.js";
@@ -55,14 +56,22 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       }
       const name = loaded.spec.name;
       const recordedFile = resultsFile(name, output.dir);
+      const recorded = readRecorded(recordedFile, args.update, log);
+      const sample = args.sample === undefined ? undefined : datasetSample(loaded, recorded, args.sample);
       const fresh = await runExperiment(
         loaded,
-        { workers: args.workers, pool, skipOnSystemError: args.onSystemError === "skip", ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }) },
+        {
+          workers: args.workers,
+          pool,
+          skipOnSystemError: args.onSystemError === "skip",
+          ...(args.embeddingCache === undefined ? {} : { embeddingCache: args.embeddingCache }),
+          ...(sample === undefined ? {} : { sample }),
+        },
         bar,
       );
-      const recorded = readRecorded(recordedFile, args.update, log);
+      if (sample !== undefined) log(`${name}: re-ran ${sample.scenarios.size} of ${loaded.scenarios.length} conversations (${[...sample.scenarios].join(", ")}); the others' trials are the recorded ones`);
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-      const entry: Checked = { experiment: name, shifts: [], policies: [], differences };
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: [...sample.scenarios] }) };
       checked.push(entry);
       // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
       if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
@@ -127,7 +136,9 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         differences,
         ...(verdict === undefined ? {} : { withinTolerance: verdict.tolerated, ...(verdict.tolerated ? {} : { why: verdict.why }) }),
       }));
-    const report = { passed, tolerance: args.tolerance ?? null, experiments, problems, tolerated };
+    // Which conversations a sampled check re-ran, per experiment: its pass vouches for those alone.
+    const sampled = Object.fromEntries(checked.flatMap((c) => (c.sampled === undefined ? [] : [[c.experiment, c.sampled]])));
+    const report = { passed, tolerance: args.tolerance ?? null, sampled, experiments, problems, tolerated };
     writeFileAtomicSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
   if (args.junit !== undefined) writeFileAtomicSync(args.junit, renderJunit("recollect check", junitSuites(checked, others, args.tolerance)));
@@ -146,6 +157,8 @@ interface Checked {
   verdict?: ReturnType<typeof toleranceVerdict>;
   /** With --update: its differences were recorded, so they fail nothing. */
   rerecorded?: boolean;
+  /** With --sample: the conversations re-run; the others' trials were the recorded ones. */
+  sampled?: string[];
 }
 
 /**

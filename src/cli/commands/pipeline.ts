@@ -199,6 +199,7 @@ async function runCounted(experiment: Experiment, options: RunOptions, counter: 
       tokenizer: counter,
       ...(options.tokenCache === undefined ? {} : { tokenCache: options.tokenCache }),
       ...(options.embed === undefined ? {} : { embed: options.embed }),
+      ...(options.sample === undefined ? {} : { sample: options.sample }),
     });
     sweepDone = performance.now();
   }

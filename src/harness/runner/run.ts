@@ -14,6 +14,7 @@ import { hasLiteralVectors } from "../scenario/validate.js";
 import { memoisedCounter } from "./token-counts.js";
 import type { TrialInput } from "./trial.js";
 import { TrialPool } from "./pool.js";
+import { recordedOutsideSample, type RunSample } from "./sample.js";
 import { type TaskBatch, ThreadState, type TrialOutcome, type TrialTask } from "./worker.js";
 import { userError } from "../../shared/errors.js";
 import { byCodeUnit } from "../../shared/order.js";
@@ -40,6 +41,8 @@ export interface RunOptions {
   tokenCache?: string;
   /** Worker threads shared with the command's other runs (its `threads`, not `workers`, then count); the run starts its own when absent. */
   pool?: TrialPool;
+  /** Run only these scenarios, taking every other scenario's trials from the recording (a quick check; see RunSample). */
+  sample?: RunSample;
 }
 
 /** Vectors of `texts` under `model`, one each, in order (see model/embedding: the cached embedders). */
@@ -95,7 +98,10 @@ export function removeJournal(dir: string, experiment: Experiment, shard?: RunOp
 
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const skip = options.skipOnSystemError === true;
-  const inputs = shardOf(trialInputs(experiment), options.shard).map((input) => (skip ? { ...input, skipOnSystemError: true } : input));
+  const all = shardOf(trialInputs(experiment), options.shard).map((input) => (skip ? { ...input, skipOnSystemError: true } : input));
+  // A sample's other scenarios are neither run nor counted in its progress; a trial the recording lacks runs.
+  const taken = recordedOutsideSample(options.sample);
+  const inputs = all.filter((input) => !taken.has(inputKey(input)));
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
   const warn = options.onWarning ?? (() => {});
   const done = journal?.load(warn) ?? new Map<string, Trial>();
@@ -122,8 +128,7 @@ export async function runTrials(experiment: Experiment, options: RunOptions = {}
   await runTasks(pending.map(task), options.workers, (trials) => trials.forEach(complete), options.tokenCache, options.pool);
 
   // Canonical order, whatever order the workers finished in.
-  const trials = inputs.map((input) => done.get(inputKey(input)) as Trial);
-  return trials;
+  return all.map((input) => (done.get(inputKey(input)) ?? taken.get(inputKey(input))) as Trial);
 }
 
 /** Batches a worker takes at a time, at most: enough per worker to even out batches of unequal cost. */

@@ -15,6 +15,7 @@ import type { Experiment } from "../experiment/load.js";
 import { deepestRankRead, metricReader } from "../metrics.js";
 import type { AskResult, SweepResults, Trial } from "../results/types.js";
 import type { TrialPool } from "../runner/pool.js";
+import type { RunSample } from "../runner/sample.js";
 import { type EmbedTexts, packPending, runTasks } from "../runner/run.js";
 import type { TrialInput } from "../runner/trial.js";
 import type { TrialTask } from "../runner/worker.js";
@@ -32,6 +33,8 @@ export interface SweepRunOptions {
   tokenCache?: string;
   /** Worker threads shared with the command's other runs (see RunOptions.pool). */
   pool?: TrialPool;
+  /** Evaluate the points on these scenarios only, taking the others' values from the recording (see RunOptions.sample). */
+  sample?: RunSample;
 }
 
 /** The sweep of `experiment` (which must have one): every point's objective per ask, and the selection. */
@@ -58,16 +61,18 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
     detail: false,
     ...(within === undefined ? {} : { locateWithin: within }),
   });
+  const recorded = recordedValues(sweep, options.sample);
+  const run = scenarios.filter((s) => recorded === undefined || options.sample!.scenarios.has(s.name));
   const inputs = sweep.sharedTimeline
-    ? scenarios.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))
-    : scenarios.flatMap((scenario) => sweep.points.flatMap((point) => spec.seeds.map((seed) => input(scenario, seed, point.id, point.policy))));
+    ? run.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))
+    : run.flatMap((scenario) => sweep.points.flatMap((point) => spec.seeds.map((seed) => input(scenario, seed, point.id, point.policy))));
   const refs = await packPending(inputs, options.tokenizer, options.embed);
   const under = sweep.sharedTimeline ? sweep.points.map((p) => ({ name: p.id, policy: p.policy })) : undefined;
   const tasks: TrialTask[] = inputs.map((i) => ({ ...i, scenario: refs.get(i.scenario.name)!, ...(under ? { under } : {}) }));
   const trials: Trial[] = [];
   await runTasks(tasks, options.workers, (done) => trials.push(...done), options.tokenCache, options.pool);
 
-  const values = objectiveValues(sweep, scenarios, spec.seeds, trials);
+  const values = objectiveValues(sweep, scenarios, spec.seeds, trials, recorded);
   const clusterOf = scenarios.flatMap((s) => s.steps.flatMap((step) => (step.ask ? [s.name] : [])));
   const folds = assignFolds(clusterOf, sweep.spec.folds, sweep.spec.foldSeed);
   const selection = crossValidate(
@@ -100,11 +105,34 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   };
 }
 
-/** Per point, the objective of each ask (scenarios, then asks, in order), its seeds averaged. */
-function objectiveValues(sweep: ResolvedSweep, scenarios: TrialInput["scenario"][], seeds: number[], trials: Trial[]): Record<string, number[]> {
+/**
+ * The recording's values of every point, each ask's by scenario and ask id, when a sample takes
+ * the other scenarios' values from it; undefined for a full evaluation, or when the recording has
+ * no sweep or lacks a point's values (then every scenario is evaluated).
+ */
+function recordedValues(sweep: ResolvedSweep, sample: RunSample | undefined): Map<string, Map<string, number>> | undefined {
+  const recorded = sample?.recorded;
+  if (recorded?.sweep === undefined) return undefined;
+  const asks = recorded.experiment.scenarios.flatMap((s) => s.asks.map((a) => `${s.name}\u0000${a.id}`));
+  if (sweep.points.some((p) => recorded.sweep!.values[p.id]?.length !== asks.length)) return undefined;
+  return new Map(sweep.points.map((p) => [p.id, new Map(asks.map((ask, i) => [ask, recorded.sweep!.values[p.id]![i]!]))]));
+}
+
+/**
+ * Per point, the objective of each ask (scenarios, then asks, in order), its seeds averaged; an
+ * ask of a scenario the trials did not cover has the value `recorded` holds for it.
+ */
+function objectiveValues(
+  sweep: ResolvedSweep,
+  scenarios: TrialInput["scenario"][],
+  seeds: number[],
+  trials: Trial[],
+  recorded: Map<string, Map<string, number>> | undefined,
+): Record<string, number[]> {
   const { metric, tokenPenalty } = sweep.spec.objective;
   const byKey = new Map<string, Map<string, AskResult>>();
   for (const trial of trials) byKey.set(`${trial.scenario}\u0000${trial.ablation}\u0000${trial.seed}`, new Map(trial.asks.map((a) => [a.ask, a])));
+  const covered = new Set(trials.map((t) => t.scenario));
   const read = metricReader(metric);
   const objective = (result: AskResult) => (read(result) ?? 0) - tokenPenalty * result.tokens;
   return Object.fromEntries(
@@ -114,6 +142,7 @@ function objectiveValues(sweep: ResolvedSweep, scenarios: TrialInput["scenario"]
         scenario.steps.flatMap((step) => {
           if (!step.ask) return [];
           const ask = step.ask.id;
+          if (!covered.has(scenario.name)) return [recorded!.get(point.id)!.get(`${scenario.name}\u0000${ask}`)!];
           const sum = seeds.reduce((total, seed) => total + objective(byKey.get(`${scenario.name}\u0000${point.id}\u0000${seed}`)!.get(ask)!), 0);
           return [round(sum / seeds.length)];
         }),

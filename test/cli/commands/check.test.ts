@@ -175,10 +175,13 @@ describe("recollect check --json", () => {
   it("writes the headline shifts, the policy changes and every problem for CI systems", () => {
     const report = JSON.parse(readFileSync(sandbox.path("check.json"), "utf8")) as {
       passed: boolean;
+      sampled: Record<string, string[]>;
       experiments: { experiment: string; shifts: { ablation: string; metric: string; diff: number; lo: number; hi: number }[]; policies: string[] }[];
       problems: string[];
     };
     expect(report.passed).toBe(false);
+    // A full check: no experiment was checked on a sample of its conversations.
+    expect(report.sampled).toEqual({});
     expect(report.experiments.map((e) => e.experiment)).toEqual(["tiny"]);
     const full = report.experiments[0]!.shifts.filter((s) => s.ablation === "full");
     expect(full.length).toBeGreaterThan(0);
