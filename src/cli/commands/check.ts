@@ -69,9 +69,12 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         },
         bar,
       );
-      if (sample !== undefined) log(`${name}: re-ran ${sample.scenarios.size} of ${loaded.scenarios.length} conversations (${[...sample.scenarios].join(", ")}); the others' trials are the recorded ones`);
+      if (sample !== undefined) {
+        const { sampled, of } = sample.conversations;
+        log(`${name}: re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")}); the others' trials are the recorded ones`);
+      }
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: [...sample.scenarios] }) };
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled }) };
       checked.push(entry);
       // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
       if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);

@@ -253,7 +253,7 @@ export async function loadExperiments(file: string, importDataset?: DatasetResol
     if (dataset) {
       if (!importDataset) throw fileError(file, "at dataset: this command cannot import datasets");
       const imported = await importDataset(dataset, file, { protocol: run.protocol ?? "end", seed: run.askSeed });
-      scenarios.push(...imported.scenarios);
+      scenarios.push(...imported.scenarios.map((scenario): Scenario => ({ ...scenario, imported: true })));
       datasets = imported.datasets;
       importStats = imported.importStats;
       importWarnings = imported.warnings ?? [];

@@ -11,8 +11,10 @@ import { byCodeUnit } from "../../shared/order.js";
  * them (a sweep's selection). Such results are never written: they are part recording.
  */
 export interface RunSample {
-  /** The scenarios that run. */
+  /** The scenarios that run: the sampled conversations, and every hand-made scenario. */
   scenarios: ReadonlySet<string>;
+  /** The sampled conversations, and how many the dataset gave, for the reader. */
+  conversations: { sampled: string[]; of: number };
   /** The recorded results of the same experiment (same hash), where the other scenarios' figures come from. */
   recorded: ExperimentResults;
 }
@@ -29,16 +31,19 @@ export function spreadSample(names: readonly string[], count: number): string[] 
 }
 
 /**
- * The sample a quick check of `experiment` runs on: `count` of its conversations, when it reads a
- * dataset with more than that, and its recording is of this very experiment (the same file,
- * scenarios and data). Otherwise none: hand-made scenarios each test one behaviour, so they always
- * run, and a recording of another version of the experiment cannot stand in for any scenario.
+ * The sample a quick check of `experiment` runs on: `count` of the conversations it imported from
+ * its dataset, when there are more than that, and its recording is of this very experiment (the
+ * same file, scenarios and data). Hand-made scenarios each test one behaviour, so they always run;
+ * and a recording of another version of the experiment cannot stand in for any scenario, so then
+ * there is no sample.
  */
 export function datasetSample(experiment: Experiment, recorded: ExperimentResults | undefined, count: number): RunSample | undefined {
-  if (experiment.spec.dataset === undefined || recorded === undefined || recorded.manifest.experimentHash !== experiment.hash) return undefined;
-  const names = experiment.scenarios.map((s) => s.spec.name);
-  if (names.length <= count) return undefined;
-  return { scenarios: new Set(spreadSample(names, count)), recorded };
+  if (recorded === undefined || recorded.manifest.experimentHash !== experiment.hash) return undefined;
+  const conversations = experiment.scenarios.filter((s) => s.imported).map((s) => s.spec.name);
+  if (conversations.length <= count) return undefined;
+  const sampled = spreadSample(conversations, count);
+  const handMade = experiment.scenarios.filter((s) => !s.imported).map((s) => s.spec.name);
+  return { scenarios: new Set([...sampled, ...handMade]), conversations: { sampled, of: conversations.length }, recorded };
 }
 
 /** The recorded trials a sampled run takes instead of running them: those of scenarios outside the sample, by trial key. */

@@ -11,6 +11,8 @@ export interface Scenario {
   origin: string;
   /** sha256 of the file's bytes (or of the dataset file), for the results manifest. */
   sha256: string;
+  /** Set on a scenario the experiment imported from its dataset (a conversation), not read from a scenario file. */
+  imported?: true;
 }
 
 export function loadScenario(file: string): Scenario {

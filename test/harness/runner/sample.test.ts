@@ -76,8 +76,21 @@ describe("spreadSample: which conversations a quick check re-runs", () => {
 describe("datasetSample: when a quick check samples an experiment", () => {
   it("samples the conversations of a dataset experiment whose recording is of the same experiment", () => {
     const sample = datasetSample(experiment, recorded, 3)!;
-    expect([...sample.scenarios]).toEqual(spreadSample(experiment.scenarios.map((s) => s.spec.name), 3));
+    const sampled = spreadSample(experiment.scenarios.map((s) => s.spec.name), 3);
+    expect(sample).toEqual({ scenarios: new Set(sampled), conversations: { sampled, of: 10 }, recorded });
     expect(sample.recorded).toBe(recorded);
+  });
+
+  it("runs every hand-made scenario beside the sampled conversations of an experiment that has both", async () => {
+    const mixed = await loadExperiment(
+      benchmark("mixed", ["scenarios:", ...TINY_SCENARIOS.map((s) => `  - ${JSON.stringify(repoPath(s))}`)]),
+      importer,
+    );
+    const handMade = mixed.scenarios.filter((s) => !s.imported).map((s) => s.spec.name);
+    expect(handMade).toHaveLength(TINY_SCENARIOS.length);
+    const sample = datasetSample(mixed, { ...recorded, manifest: { ...recorded.manifest, experimentHash: mixed.hash } }, 3)!;
+    expect(sample.conversations).toEqual({ sampled: spreadSample(experiment.scenarios.map((s) => s.spec.name), 3), of: 10 });
+    expect([...sample.scenarios].sort()).toEqual([...sample.conversations.sampled, ...handMade].sort());
   });
 
   it("samples nothing of hand-made scenarios, each of which tests a behaviour of its own", async () => {
