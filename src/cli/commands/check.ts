@@ -72,6 +72,8 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       if (sample !== undefined) {
         const { sampled, of } = sample.conversations;
         log(`${name}: re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")}); the others' trials are the recorded ones`);
+      } else if (args.sample !== undefined && recorded !== undefined && recorded.manifest.experimentHash !== loaded.hash && loaded.scenarios.some((s) => s.imported)) {
+        log(`${name}: re-ran every conversation, not a sample: the recording is of another version of the experiment (its file, scenarios or data)`);
       }
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
       const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled }) };

@@ -86,6 +86,21 @@ describe("check --sample", () => {
     expect(outcome.stdout).not.toContain("scenario ana-cat");
   });
 
+  it("re-runs every conversation when the experiment changed since its recording, saying so", async () => {
+    const file = sandbox.path("experiments/bench.yaml");
+    const before = readFileSync(file, "utf8");
+    writeFileSync(file, before.replace("seeds: [1, 2]", "seeds: [1, 2, 3]"));
+    try {
+      const outcome = await runCli(["check", "--workers", "1", "--sample", "3"], sandbox.dir);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toContain("bench: re-ran every conversation, not a sample: the recording is of another version of the experiment");
+      // A conversation outside the sample ran: its new seed's trials are found missing from the recording.
+      expect(outcome.stdout).toContain("bench: ablation full, scenario ana-cat, seed 3: not in the recorded results");
+    } finally {
+      writeFileSync(file, before);
+    }
+  });
+
   it("refuses --update, which would record figures it did not produce, and a sample of none", async () => {
     const update = await runCli(["check", "--sample", "3", "--update"], sandbox.dir);
     expect(update.code).toBe(2);
