@@ -7,4 +7,4 @@ import type { Writable } from "node:stream";
 export function runSideBySide(first: string[], second: string[], streams?: { out?: Writable; err?: Writable }): Promise<number>;
 
 /** The check `npm test` runs: on a sample of each dataset's conversations, or all of them with RECOLLECT_CHECK=full. */
-export function checkCommand(env?: Readonly<Record<string, string | undefined>>): string[];
+export function checkArgv(env?: Readonly<Record<string, string | undefined>>): string[];

@@ -10,9 +10,9 @@
 // code is vitest's, or else the check's.
 //
 // The check re-runs LoCoMo on a sample of three of its ten conversations (`check --sample 3`),
-// which cuts its embedding and trials by about three quarters; every hand-made scenario, sweep
-// selection and report is still checked in full. RECOLLECT_CHECK=full runs the whole check, as
-// CI does (.ci/run), so nothing lands that the full check would fail.
+// which cuts its embedding and trials by about three quarters; every hand-made scenario and report
+// is still checked in full. RECOLLECT_CHECK=full runs the whole check, as CI does (.ci/run), so
+// nothing lands that the full check would fail.
 //
 // Arguments go to vitest (`npm test -- test/memory` runs those tests, and the check).
 import { spawn } from "node:child_process";
@@ -24,8 +24,8 @@ const NICENESS = 10;
 const SAMPLE = 3;
 
 /** The check `npm test` runs: on a sample of each dataset's conversations, or all of them with RECOLLECT_CHECK=full. */
-export function checkCommand(env = process.env) {
-  const mode = env.RECOLLECT_CHECK ?? "sample";
+export function checkArgv(env = process.env) {
+  const mode = env.RECOLLECT_CHECK || "sample";
   if (mode === "full") return ["npm", "run", "check"];
   if (mode === "sample") return ["npm", "run", "check", "--", "--sample", String(SAMPLE)];
   throw new Error(`RECOLLECT_CHECK expects "full" or "sample", got "${mode}"`);
@@ -80,7 +80,7 @@ function start([file, ...args], stdout, err) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let check;
   try {
-    check = checkCommand();
+    check = checkArgv();
   } catch (error) {
     process.stderr.write(`test: ${error.message}\n`);
     process.exit(2);

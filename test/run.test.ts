@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { checkCommand, runSideBySide } from "./run.mjs";
+import { checkArgv, runSideBySide } from "./run.mjs";
 
 /** A node process that prints `lines` (to stderr when a line starts with "!") and exits with `code`, after `delayMs`. */
 const node = (lines: string[], code = 0, delayMs = 0): string[] => [
@@ -53,13 +53,14 @@ describe("npm test's runner: vitest, and the check beside it", () => {
 
 describe("the check npm test runs beside vitest", () => {
   it("re-runs three conversations of each dataset experiment by default, and all of them with RECOLLECT_CHECK=full", () => {
-    expect(checkCommand({})).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
-    expect(checkCommand({ RECOLLECT_CHECK: "sample" })).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
-    expect(checkCommand({ RECOLLECT_CHECK: "full" })).toEqual(["npm", "run", "check"]);
+    expect(checkArgv({})).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
+    expect(checkArgv({ RECOLLECT_CHECK: "sample" })).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
+    expect(checkArgv({ RECOLLECT_CHECK: "" })).toEqual(["npm", "run", "check", "--", "--sample", "3"]);
+    expect(checkArgv({ RECOLLECT_CHECK: "full" })).toEqual(["npm", "run", "check"]);
   });
 
   it("refuses any other RECOLLECT_CHECK, naming what it expects", () => {
-    expect(() => checkCommand({ RECOLLECT_CHECK: "all" })).toThrow('RECOLLECT_CHECK expects "full" or "sample", got "all"');
+    expect(() => checkArgv({ RECOLLECT_CHECK: "all" })).toThrow('RECOLLECT_CHECK expects "full" or "sample", got "all"');
   });
 
   it("is the full check in CI", () => {

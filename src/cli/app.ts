@@ -257,13 +257,8 @@ export function buildCli(
           .option("sample", {
             type: "number",
             describe:
-              "a quicker check: re-run only N of each dataset experiment's conversations (spread evenly over them) and take the others' trials and sweep values from the recording; hand-made scenarios, sweep selections and reports are checked in full",
+              "a quicker check: re-run only N of each dataset experiment's conversations (spread evenly over them) and take the others' trials and sweep values from the recording; hand-made scenarios and reports are still checked in full (not with --update or --tolerance)",
             coerce: wholeAtLeast("--sample", 1),
-          })
-          // A sample's results are part recording: re-recorded, they would pass off old figures as fresh.
-          .check((a) => {
-            if (a.sample !== undefined && a.update) throw new UsageError("--sample cannot be given with --update: a sampled check's results are partly the recorded ones, so it re-records nothing", { flag: "--sample" });
-            return true;
           })
           .option("out", { type: "string", describe: OUT_DESCRIPTION, coerce: outFolder }),
       (a) =>

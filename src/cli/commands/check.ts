@@ -2,8 +2,8 @@ import { checkAnswers } from "../../harness/answers/replay-check.js";
 import { compareResults } from "../../harness/results/compare.js";
 import { readResults, writeResults } from "../../harness/results/io.js";
 import { TrialPool } from "../../harness/runner/pool.js";
-import { datasetSample } from "../../harness/runner/sample.js";
-import { plural, RecollectError } from "../../shared/errors.js";
+import { datasetSample, type RunSample } from "../../harness/runner/sample.js";
+import { plural, RecollectError, UsageError } from "../../shared/errors.js";
 import { brokenChartLinks } from "../../report/chart-links.js";
 import { oversizedCharts } from "../../report/charts/size-limit.js";
 import { describeWrite, orphanReports, staleReports, writeReports } from "../../report/write.js";
@@ -25,6 +25,11 @@ const MAX_LINES = 40;
  */
 export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = warnOnStderr): Promise<CheckOutcome> {
   const log = (line: string) => bar.log(line);
+  // A sample's results are partly the recording: re-recorded, they would pass off old figures as
+  // fresh; and a tolerance would weigh each shift over asks most of which are copies, shrinking it.
+  for (const [flag, given] of [["--update", args.update], ["--tolerance", args.tolerance !== undefined]] as const) {
+    if (args.sample !== undefined && given) throw new UsageError(`--sample cannot be given with ${flag}: a sampled check's results are partly the recorded ones`, { flag: "--sample" });
+  }
   const problems: string[] = [];
   const tolerated: string[] = [];
   const review: string[] = [];
@@ -57,7 +62,8 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
       const name = loaded.spec.name;
       const recordedFile = resultsFile(name, output.dir);
       const recorded = readRecorded(recordedFile, args.update, log);
-      const sample = args.sample === undefined ? undefined : datasetSample(loaded, recorded, args.sample);
+      const choice = args.sample === undefined ? undefined : datasetSample(loaded, recorded, args.sample);
+      const sample = choice === undefined || "whyNot" in choice ? undefined : choice;
       const fresh = await runExperiment(
         loaded,
         {
@@ -69,14 +75,10 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         },
         bar,
       );
-      if (sample !== undefined) {
-        const { sampled, of } = sample.conversations;
-        log(`${name}: re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")}); the others' trials are the recorded ones`);
-      } else if (args.sample !== undefined && recorded !== undefined && recorded.manifest.experimentHash !== loaded.hash && loaded.scenarios.some((s) => s.imported)) {
-        log(`${name}: re-ran every conversation, not a sample: the recording is of another version of the experiment (its file, scenarios or data)`);
-      }
+      if (sample !== undefined) log(`${name}: ${sampleLine(sample)}; the others' trials are the recorded ones`);
+      else if (choice !== undefined && "whyNot" in choice) log(`${name}: re-ran every conversation, not a sample: ${choice.whyNot}`);
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled }) };
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled, sampleLine: sampleLine(sample) }) };
       checked.push(entry);
       // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
       if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
@@ -162,8 +164,14 @@ interface Checked {
   verdict?: ReturnType<typeof toleranceVerdict>;
   /** With --update: its differences were recorded, so they fail nothing. */
   rerecorded?: boolean;
-  /** With --sample: the conversations re-run; the others' trials were the recorded ones. */
+  /** With --sample: the conversations re-run (the others' trials were the recorded ones), and that said in words. */
   sampled?: string[];
+  sampleLine?: string;
+}
+
+/** "re-ran 3 of 10 conversations (a, b, c)". */
+function sampleLine({ conversations: { sampled, of } }: RunSample): string {
+  return `re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")})`;
 }
 
 /**
@@ -172,7 +180,7 @@ interface Checked {
  * the per-trial comparison; then a suite each for the replayed answers and the reports.
  */
 function junitSuites(checked: readonly Checked[], others: { answers: string[]; reports: string[] }, tolerance: number | undefined): JunitSuite[] {
-  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict, rerecorded }): JunitSuite => {
+  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict, rerecorded, sampleLine }): JunitSuite => {
     if (skipped !== undefined) return { name: experiment, cases: [{ classname: experiment, name: "run", skipped }] };
     const metricCases = shifts.map((s): JunitCase => {
       const line = `${s.ablation} ${s.metric}: ${formatShift(s)}; the interval is 95%, per comparison`;
@@ -181,9 +189,9 @@ function junitSuites(checked: readonly Checked[], others: { answers: string[]; r
       const c = { classname: experiment, name: `${s.ablation} · ${s.metric}` };
       return failed ? { ...c, failure: { message: `${formatDelta(s)}${bound}`, type: "headline-shift", text: line } } : { ...c, output: `${line}${bound}` };
     });
-    const trials: JunitCase = { classname: experiment, name: "per-trial results match the recording" };
+    const trials: JunitCase = { classname: experiment, name: "per-trial results match the recording", ...(sampleLine === undefined ? {} : { output: sampleLine }) };
     if (differences.length > 0) {
-      const text = differences.join("\n");
+      const text = [...(sampleLine === undefined ? [] : [sampleLine]), ...differences].join("\n");
       if (rerecorded) trials.output = `re-recorded (--update)\n${text}`;
       else if (verdict?.tolerated) trials.output = `tolerated: every headline shift within ±${tolerance}\n${text}`;
       else trials.failure = { message: `${plural(differences.length, "difference")}${verdict && !verdict.tolerated ? `; not within the tolerance: ${verdict.why}` : ""}`, type: "results-differ", text };

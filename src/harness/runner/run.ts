@@ -99,8 +99,13 @@ export function removeJournal(dir: string, experiment: Experiment, shard?: RunOp
 export async function runTrials(experiment: Experiment, options: RunOptions = {}): Promise<Trial[]> {
   const skip = options.skipOnSystemError === true;
   const all = shardOf(trialInputs(experiment), options.shard).map((input) => (skip ? { ...input, skipOnSystemError: true } : input));
-  // A sample's other scenarios are neither run nor counted in its progress; a trial the recording lacks runs.
+  // A sample's other scenarios are neither run nor counted in its progress. A trial the recording
+  // lacks runs, and so does one whose asks are not this scenario's (the importer changed since).
   const taken = recordedOutsideSample(options.sample);
+  for (const input of all) {
+    const trial = taken.get(inputKey(input));
+    if (trial !== undefined && !askIdsMatch(trial, input)) taken.delete(inputKey(input));
+  }
   const inputs = all.filter((input) => !taken.has(inputKey(input)));
   const journal = options.journalDir ? new Journal(journalFile(options.journalDir, experiment, options.shard)) : undefined;
   const warn = options.onWarning ?? (() => {});

@@ -30,17 +30,23 @@ export function spreadSample(names: readonly string[], count: number): string[] 
   return Array.from({ length: count }, (_, i) => sorted[Math.floor(((2 * i + 1) * sorted.length) / (2 * count))]!);
 }
 
+/** Why a quick check re-runs every conversation of an experiment that has more than it would sample. */
+export interface NoSample {
+  whyNot: string;
+}
+
 /**
  * The sample a quick check of `experiment` runs on: `count` of the conversations it imported from
  * its dataset, when there are more than that, and its recording is of this very experiment (the
- * same file, scenarios and data). Hand-made scenarios each test one behaviour, so they always run;
- * and a recording of another version of the experiment cannot stand in for any scenario, so then
- * there is no sample.
+ * same file, scenarios and data). Hand-made scenarios each test one behaviour, so they always run.
+ * Undefined when there is nothing to sample (too few conversations, or none); NoSample when there
+ * is, but no recording of this experiment can stand in for the conversations left out.
  */
-export function datasetSample(experiment: Experiment, recorded: ExperimentResults | undefined, count: number): RunSample | undefined {
-  if (recorded === undefined || recorded.manifest.experimentHash !== experiment.hash) return undefined;
+export function datasetSample(experiment: Experiment, recorded: ExperimentResults | undefined, count: number): RunSample | NoSample | undefined {
   const conversations = experiment.scenarios.filter((s) => s.imported).map((s) => s.spec.name);
   if (conversations.length <= count) return undefined;
+  if (recorded === undefined) return { whyNot: "there is no recording to take the others from" };
+  if (recorded.manifest.experimentHash !== experiment.hash) return { whyNot: "the recording is of another version of the experiment (its file, scenarios or data)" };
   const sampled = spreadSample(conversations, count);
   const handMade = experiment.scenarios.filter((s) => !s.imported).map((s) => s.spec.name);
   return { scenarios: new Set([...sampled, ...handMade]), conversations: { sampled, of: conversations.length }, recorded };

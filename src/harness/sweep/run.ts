@@ -61,7 +61,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
     detail: false,
     ...(within === undefined ? {} : { locateWithin: within }),
   });
-  const recorded = recordedValues(sweep, options.sample);
+  const recorded = recordedValues(sweep, scenarios, options.sample);
   const run = scenarios.filter((s) => recorded === undefined || options.sample!.scenarios.has(s.name));
   const inputs = sweep.sharedTimeline
     ? run.flatMap((scenario) => spec.seeds.map((seed) => input(scenario, seed, "sweep", sweep.base)))
@@ -72,7 +72,7 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   const trials: Trial[] = [];
   await runTasks(tasks, options.workers, (done) => trials.push(...done), options.tokenCache, options.pool);
 
-  const values = objectiveValues(sweep, scenarios, spec.seeds, trials, recorded);
+  const values = objectiveValues(sweep, scenarios, new Set(run.map((s) => s.name)), spec.seeds, trials, recorded);
   const clusterOf = scenarios.flatMap((s) => s.steps.flatMap((step) => (step.ask ? [s.name] : [])));
   const folds = assignFolds(clusterOf, sweep.spec.folds, sweep.spec.foldSeed);
   const selection = crossValidate(
@@ -107,24 +107,29 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
 
 /**
  * The recording's values of every point, each ask's by scenario and ask id, when a sample takes
- * the other scenarios' values from it; undefined for a full evaluation, or when the recording has
- * no sweep or lacks a point's values (then every scenario is evaluated).
+ * the other scenarios' values from it. Undefined for a full evaluation, and when the recording
+ * cannot stand in: it has no sweep, lacks a point's values, or lacks an ask of a scenario left
+ * out of the sample (then every scenario is evaluated).
  */
-function recordedValues(sweep: ResolvedSweep, sample: RunSample | undefined): Map<string, Map<string, number>> | undefined {
+function recordedValues(sweep: ResolvedSweep, scenarios: readonly TrialInput["scenario"][], sample: RunSample | undefined): Map<string, Map<string, number>> | undefined {
   const recorded = sample?.recorded;
   if (recorded?.sweep === undefined) return undefined;
   const asks = recorded.experiment.scenarios.flatMap((s) => s.asks.map((a) => `${s.name}\u0000${a.id}`));
   if (sweep.points.some((p) => recorded.sweep!.values[p.id]?.length !== asks.length)) return undefined;
+  const held = new Set(asks);
+  const needed = scenarios.filter((s) => !sample!.scenarios.has(s.name)).flatMap((s) => s.steps.flatMap((step) => (step.ask ? [`${s.name}\u0000${step.ask.id}`] : [])));
+  if (needed.some((ask) => !held.has(ask))) return undefined;
   return new Map(sweep.points.map((p) => [p.id, new Map(asks.map((ask, i) => [ask, recorded.sweep!.values[p.id]![i]!]))]));
 }
 
 /**
  * Per point, the objective of each ask (scenarios, then asks, in order), its seeds averaged; an
- * ask of a scenario the trials did not cover has the value `recorded` holds for it.
+ * ask of a scenario that was not `evaluated` has the value `recorded` holds for it.
  */
 function objectiveValues(
   sweep: ResolvedSweep,
   scenarios: TrialInput["scenario"][],
+  evaluated: ReadonlySet<string>,
   seeds: number[],
   trials: Trial[],
   recorded: Map<string, Map<string, number>> | undefined,
@@ -132,7 +137,6 @@ function objectiveValues(
   const { metric, tokenPenalty } = sweep.spec.objective;
   const byKey = new Map<string, Map<string, AskResult>>();
   for (const trial of trials) byKey.set(`${trial.scenario}\u0000${trial.ablation}\u0000${trial.seed}`, new Map(trial.asks.map((a) => [a.ask, a])));
-  const covered = new Set(trials.map((t) => t.scenario));
   const read = metricReader(metric);
   const objective = (result: AskResult) => (read(result) ?? 0) - tokenPenalty * result.tokens;
   return Object.fromEntries(
@@ -142,7 +146,7 @@ function objectiveValues(
         scenario.steps.flatMap((step) => {
           if (!step.ask) return [];
           const ask = step.ask.id;
-          if (!covered.has(scenario.name)) return [recorded!.get(point.id)!.get(`${scenario.name}\u0000${ask}`)!];
+          if (!evaluated.has(scenario.name)) return [recorded!.get(point.id)!.get(`${scenario.name}\u0000${ask}`)!];
           const sum = seeds.reduce((total, seed) => total + objective(byKey.get(`${scenario.name}\u0000${point.id}\u0000${seed}`)!.get(ask)!), 0);
           return [round(sum / seeds.length)];
         }),

@@ -44,7 +44,7 @@ beforeAll(async () => {
   original = readFileSync(sandbox.path(RESULTS), "utf8");
   recorded = JSON.parse(original) as ExperimentResults;
   full = await runCli(["check", "--workers", "1"], sandbox.dir);
-  sampled = await runCli(["check", "--workers", "1", "--sample", "3", "--json", "sampled.json"], sandbox.dir);
+  sampled = await runCli(["check", "--workers", "1", "--sample", "3", "--json", "sampled.json", "--junit", "sampled.xml"], sandbox.dir);
 });
 
 /** The check with `--sample 3` after every recorded ask of `scenario` lost its ranks, then the recording put back. */
@@ -68,9 +68,11 @@ describe("check --sample", () => {
     expect(full.stdout).not.toContain("re-ran");
   });
 
-  it("lists, in its JSON report, the conversations it re-ran", () => {
+  it("lists the conversations it re-ran in its JSON report, and says so in its JUnit case of the per-trial comparison", () => {
     const report = JSON.parse(readFileSync(sandbox.path("sampled.json"), "utf8")) as { passed: boolean; sampled: Record<string, string[]> };
     expect(report).toMatchObject({ passed: true, sampled: { bench: SAMPLED } });
+    const junit = readFileSync(sandbox.path("sampled.xml"), "utf8");
+    expect(junit).toMatch(new RegExp(`<testcase classname="bench" name="per-trial results match the recording"[^>]*>\\s*<system-out>re-ran 3 of 10 conversations \\(${SAMPLED.join(", ")}\\)</system-out>`));
   });
 
   it("finds a change in a conversation it re-ran, naming it", async () => {
@@ -101,10 +103,12 @@ describe("check --sample", () => {
     }
   });
 
-  it("refuses --update, which would record figures it did not produce, and a sample of none", async () => {
-    const update = await runCli(["check", "--sample", "3", "--update"], sandbox.dir);
-    expect(update.code).toBe(2);
-    expect(update.stderr).toContain("--sample cannot be given with --update");
+  it("refuses --update, which would record figures it did not produce, --tolerance, which would weigh copies, and a sample of none", async () => {
+    for (const flag of [["--update"], ["--tolerance", "0.01"]]) {
+      const refused = await runCli(["check", "--sample", "3", ...flag], sandbox.dir);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--sample cannot be given with ${flag[0]}: a sampled check's results are partly the recorded ones`);
+    }
     const none = await runCli(["check", "--sample", "0"], sandbox.dir);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("--sample expects");

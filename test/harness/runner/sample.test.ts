@@ -75,7 +75,7 @@ describe("spreadSample: which conversations a quick check re-runs", () => {
 
 describe("datasetSample: when a quick check samples an experiment", () => {
   it("samples the conversations of a dataset experiment whose recording is of the same experiment", () => {
-    const sample = datasetSample(experiment, recorded, 3)!;
+    const sample = datasetSample(experiment, recorded, 3) as RunSample;
     const sampled = spreadSample(experiment.scenarios.map((s) => s.spec.name), 3);
     expect(sample).toEqual({ scenarios: new Set(sampled), conversations: { sampled, of: 10 }, recorded });
     expect(sample.recorded).toBe(recorded);
@@ -88,7 +88,7 @@ describe("datasetSample: when a quick check samples an experiment", () => {
     );
     const handMade = mixed.scenarios.filter((s) => !s.imported).map((s) => s.spec.name);
     expect(handMade).toHaveLength(TINY_SCENARIOS.length);
-    const sample = datasetSample(mixed, { ...recorded, manifest: { ...recorded.manifest, experimentHash: mixed.hash } }, 3)!;
+    const sample = datasetSample(mixed, { ...recorded, manifest: { ...recorded.manifest, experimentHash: mixed.hash } }, 3) as RunSample;
     expect(sample.conversations).toEqual({ sampled: spreadSample(experiment.scenarios.map((s) => s.spec.name), 3), of: 10 });
     expect([...sample.scenarios].sort()).toEqual([...sample.conversations.sampled, ...handMade].sort());
   });
@@ -101,9 +101,11 @@ describe("datasetSample: when a quick check samples an experiment", () => {
     expect(datasetSample(handMade, results, 1)).toBeUndefined();
   });
 
-  it("samples nothing without a recording, or with a recording of another version of the experiment", () => {
-    expect(datasetSample(experiment, undefined, 3)).toBeUndefined();
-    expect(datasetSample(experiment, { ...recorded, manifest: { ...recorded.manifest, experimentHash: "another" } }, 3)).toBeUndefined();
+  it("samples nothing, saying why, without a recording, or with a recording of another version of the experiment", () => {
+    expect(datasetSample(experiment, undefined, 3)).toEqual({ whyNot: "there is no recording to take the others from" });
+    expect(datasetSample(experiment, { ...recorded, manifest: { ...recorded.manifest, experimentHash: "another" } }, 3)).toEqual({
+      whyNot: "the recording is of another version of the experiment (its file, scenarios or data)",
+    });
   });
 
   it("samples nothing when the experiment has no more conversations than the sample would take", () => {
@@ -114,7 +116,7 @@ describe("datasetSample: when a quick check samples an experiment", () => {
 describe("a run on a sample", () => {
   let sample: RunSample;
   beforeAll(() => {
-    sample = datasetSample(experiment, recorded, 3)!;
+    sample = datasetSample(experiment, recorded, 3) as RunSample;
   });
 
   it("runs the sampled conversations' trials only, and counts only them in its progress", async () => {
@@ -143,6 +145,13 @@ describe("a run on a sample", () => {
     expect(tokens(inside)).not.toContain(-1);
   });
 
+  it("runs again a recorded trial whose asks are not its scenario's (the import changed since)", async () => {
+    const outside = recorded.trials.findIndex((t) => !sample.scenarios.has(t.scenario));
+    const renamed = recorded.trials.map((t, i) => (i === outside ? { ...t, asks: t.asks.map((a) => ({ ...a, ask: `${a.ask}-renamed` })) } : t));
+    const trials = await runTrials(experiment, { workers: 1, tokenizer, sample: { ...sample, recorded: { ...recorded, trials: renamed } } });
+    expect(latencyFree(trials)).toEqual(recorded.trials);
+  });
+
   it("runs a trial the recording lacks, whatever its conversation", async () => {
     const lacking = recorded.trials.filter((t) => !(t.ablation === "relevance-only" && t.seed === 2));
     const trials = await runTrials(experiment, { workers: 1, tokenizer, sample: { ...sample, recorded: { ...recorded, trials: lacking } } });
@@ -163,8 +172,22 @@ describe("a run on a sample", () => {
     expect(fresh.values[point]![inside]).toBe(sweep.values[point]![inside]);
   });
 
-  it("evaluates every conversation when the recording has no sweep", async () => {
+  it("evaluates every conversation when the recording has no sweep, or lacks an ask of a conversation left out", async () => {
     const { sweep: _, ...withoutSweep } = recorded;
     expect(await runSweep(experiment, { workers: 1, tokenizer, sample: { ...sample, recorded: withoutSweep } })).toEqual(recorded.sweep);
+    // The recording's asks of a conversation outside the sample renamed, and every value changed: none of them is used.
+    const outside = recorded.experiment.scenarios.find((s) => !sample.scenarios.has(s.name))!.name;
+    const experimentInfo = { ...recorded.experiment, scenarios: recorded.experiment.scenarios.map((s) => (s.name === outside ? { ...s, asks: s.asks.map((a) => ({ ...a, id: `${a.id}-renamed` })) } : s)) };
+    const values = Object.fromEntries(Object.entries(recorded.sweep!.values).map(([id, v]) => [id, v.map((x) => x + 5)]));
+    const stale = { ...recorded, experiment: experimentInfo, sweep: { ...recorded.sweep!, values } };
+    expect(await runSweep(experiment, { workers: 1, tokenizer, sample: { ...sample, recorded: stale } })).toEqual(recorded.sweep);
+  });
+
+  it("evaluates a sweep whose points run trials of their own (touch on) on the sample as it does in full", async () => {
+    const touching = await loadExperiment(benchmark("sampled-touch", SWEEP.filter((line) => !line.includes("touch: off"))), importer);
+    const full = await record(touching);
+    expect(full.sweep!.evaluation).toBe("full-trials");
+    const sampled = datasetSample(touching, full, 3) as RunSample;
+    expect(await runSweep(touching, { workers: 1, tokenizer, sample: sampled })).toEqual(full.sweep);
   });
 });
