@@ -75,10 +75,10 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         },
         bar,
       );
-      if (sample !== undefined) log(`${name}: ${sampleLine(sample)}; the others' trials are the recorded ones`);
+      if (sample !== undefined) log(`${name}: ${describeSample(sample)}; the others' trials are the recorded ones`);
       else if (choice !== undefined && "whyNot" in choice) log(`${name}: re-ran every conversation, not a sample: ${choice.whyNot}`);
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled, sampleLine: sampleLine(sample) }) };
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled, sampleLine: describeSample(sample) }) };
       checked.push(entry);
       // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
       if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
@@ -170,7 +170,7 @@ interface Checked {
 }
 
 /** "re-ran 3 of 10 conversations (a, b, c)". */
-function sampleLine({ conversations: { sampled, of } }: RunSample): string {
+function describeSample({ conversations: { sampled, of } }: RunSample): string {
   return `re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")})`;
 }
 
