@@ -75,10 +75,10 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         },
         bar,
       );
-      if (sample !== undefined) log(`${name}: ${describeSample(sample)}; the others' trials are the recorded ones`);
+      if (sample !== undefined) log(`${name}: ${describeSample(sample.conversations)}; the others' trials are the recorded ones`);
       else if (choice !== undefined && "whyNot" in choice) log(`${name}: re-ran every conversation, not a sample: ${choice.whyNot}`);
       const differences = recorded ? compareResults(recorded, fresh) : [`${name}: no recorded results at ${recordedFile}`];
-      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sampled: sample.conversations.sampled, sampleLine: describeSample(sample) }) };
+      const entry: Checked = { experiment: name, shifts: [], policies: [], differences, ...(sample === undefined ? {} : { sample: sample.conversations }) };
       checked.push(entry);
       // An unchanged experiment's shifts are all zero; JUnit still lists them, as passing cases.
       if (recorded && (differences.length > 0 || args.junit !== undefined)) entry.shifts = headlineShifts(recorded, fresh);
@@ -144,7 +144,7 @@ export async function checkCommand(args: CheckArgs, bar: Progress, warn: Log = w
         ...(verdict === undefined ? {} : { withinTolerance: verdict.tolerated, ...(verdict.tolerated ? {} : { why: verdict.why }) }),
       }));
     // Which conversations a sampled check re-ran, per experiment: its pass vouches for those alone.
-    const sampled = Object.fromEntries(checked.flatMap((c) => (c.sampled === undefined ? [] : [[c.experiment, c.sampled]])));
+    const sampled = Object.fromEntries(checked.flatMap((c) => (c.sample === undefined ? [] : [[c.experiment, c.sample.sampled]])));
     const report = { passed, tolerance: args.tolerance ?? null, sampled, experiments, problems, tolerated };
     writeFileAtomicSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
@@ -164,13 +164,12 @@ interface Checked {
   verdict?: ReturnType<typeof toleranceVerdict>;
   /** With --update: its differences were recorded, so they fail nothing. */
   rerecorded?: boolean;
-  /** With --sample: the conversations re-run (the others' trials were the recorded ones), and that said in words. */
-  sampled?: string[];
-  sampleLine?: string;
+  /** With --sample: the conversations re-run (the others' trials were the recorded ones). */
+  sample?: RunSample["conversations"];
 }
 
 /** "re-ran 3 of 10 conversations (a, b, c)". */
-function describeSample({ conversations: { sampled, of } }: RunSample): string {
+function describeSample({ sampled, of }: RunSample["conversations"]): string {
   return `re-ran ${sampled.length} of ${of} conversations (${sampled.join(", ")})`;
 }
 
@@ -180,7 +179,8 @@ function describeSample({ conversations: { sampled, of } }: RunSample): string {
  * the per-trial comparison; then a suite each for the replayed answers and the reports.
  */
 function junitSuites(checked: readonly Checked[], others: { answers: string[]; reports: string[] }, tolerance: number | undefined): JunitSuite[] {
-  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict, rerecorded, sampleLine }): JunitSuite => {
+  const suites = checked.map(({ experiment, skipped, shifts, differences, verdict, rerecorded, sample }): JunitSuite => {
+    const sampleLine = sample === undefined ? undefined : describeSample(sample);
     if (skipped !== undefined) return { name: experiment, cases: [{ classname: experiment, name: "run", skipped }] };
     const metricCases = shifts.map((s): JunitCase => {
       const line = `${s.ablation} ${s.metric}: ${formatShift(s)}; the interval is 95%, per comparison`;

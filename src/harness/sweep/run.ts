@@ -105,6 +105,9 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
   };
 }
 
+/** An ask by its scenario and id, as the recorded values are looked up. */
+const askKey = (scenario: string, ask: string) => `${scenario}\u0000${ask}`;
+
 /**
  * The recording's values of every point, each ask's by scenario and ask id, when a sample takes
  * the other scenarios' values from it. Undefined for a full evaluation, and when the recording
@@ -114,10 +117,10 @@ export async function runSweep(experiment: Experiment, options: SweepRunOptions 
 function recordedValues(sweep: ResolvedSweep, scenarios: readonly TrialInput["scenario"][], sample: RunSample | undefined): Map<string, Map<string, number>> | undefined {
   const recorded = sample?.recorded;
   if (recorded?.sweep === undefined) return undefined;
-  const asks = recorded.experiment.scenarios.flatMap((s) => s.asks.map((a) => `${s.name}\u0000${a.id}`));
+  const asks = recorded.experiment.scenarios.flatMap((s) => s.asks.map((a) => askKey(s.name, a.id)));
   if (sweep.points.some((p) => recorded.sweep!.values[p.id]?.length !== asks.length)) return undefined;
   const held = new Set(asks);
-  const needed = scenarios.filter((s) => !sample!.scenarios.has(s.name)).flatMap((s) => s.steps.flatMap((step) => (step.ask ? [`${s.name}\u0000${step.ask.id}`] : [])));
+  const needed = scenarios.filter((s) => !sample!.scenarios.has(s.name)).flatMap((s) => s.steps.flatMap((step) => (step.ask ? [askKey(s.name, step.ask.id)] : [])));
   if (needed.some((ask) => !held.has(ask))) return undefined;
   return new Map(sweep.points.map((p) => [p.id, new Map(asks.map((ask, i) => [ask, recorded.sweep!.values[p.id]![i]!]))]));
 }
@@ -146,7 +149,7 @@ function objectiveValues(
         scenario.steps.flatMap((step) => {
           if (!step.ask) return [];
           const ask = step.ask.id;
-          if (!evaluated.has(scenario.name)) return [recorded!.get(point.id)!.get(`${scenario.name}\u0000${ask}`)!];
+          if (!evaluated.has(scenario.name)) return [recorded!.get(point.id)!.get(askKey(scenario.name, ask))!];
           const sum = seeds.reduce((total, seed) => total + objective(byKey.get(`${scenario.name}\u0000${point.id}\u0000${seed}`)!.get(ask)!), 0);
           return [round(sum / seeds.length)];
         }),
