@@ -51,7 +51,8 @@ export const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_XOR, I32_LT_U, I32_GE_U, I
 export const I32_LOAD = 0x28;
 export const [F32_ADD, F32_MUL, F32_LOAD, F64_ADD, F64_STORE, F64_PROMOTE_F32] = [0x92, 0x94, 0x2a, 0xa0, 0x39, 0xbb];
 // SIMD opcodes, written after the prefix by simd().
-export const [V128_LOAD, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x00, 0x0c, 0x1f, 0xe4, 0xe6];
+export const [V128_LOAD, V128_STORE, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x00, 0x0b, 0x0c, 0x1f, 0xe4, 0xe6];
+export const [F64X2_SPLAT, F64X2_EQ, V128_ANDNOT, F64X2_MUL, F64X2_DIV] = [0x14, 0x47, 0x4f, 0xf2, 0xf3];
 
 /** local.get and local.set of local `l`. */
 export const get = (l: number) => [0x20, ...uleb(l)];

@@ -90,6 +90,7 @@ const EXEMPT: Record<string, Exemption> = {
   "src/memory/relevance/index.ts": covered("the backend table", "test/memory/relevance/bm25.test.ts", "test/memory/relevance/words.test.ts"),
   "src/memory/vector/lanes.ts": covered("the plain-JS dot products the SIMD kernel must equal", "test/memory/vector/vector-column.test.ts"),
   "src/memory/vector/simd-dots.ts": covered("the SIMD kernel, checked against the plain-JS dot products", "test/memory/vector/vector-column.test.ts"),
+  "src/memory/vector/simd-cosines.ts": covered("the SIMD cosine pass, checked against cosineOf", "test/memory/vector/vector-column.test.ts"),
   "src/model/classify.ts": covered("what a failed model call means to the user", "test/model/client.test.ts"),
   "src/model/errors.ts": covered("the model layer's one-line errors", "test/model/client.test.ts", "test/model/options.test.ts"),
   "src/model/recording-file.ts": covered("the recordings' file format", "test/model/recorder.test.ts"),

@@ -5,13 +5,14 @@
  */
 import { cosineOf, dotLanes } from "./lanes.js";
 import type { Prefaulter } from "./prefault.js";
+import { type CosinesKernel, instantiateCosines } from "./simd-cosines.js";
 import { type DotsKernel, instantiateDots, READ_AHEAD } from "./simd-dots.js";
 import { sharedMemory } from "../../shared/wasm-encoding.js";
 
 /**
  * Products the kernel writes before they are copied out, at most: small enough to stay in cache
- * between the kernel's write and the copy, large enough that the calls cost nothing beside the
- * pass over the vectors.
+ * between the kernel's write, the cosine pass and the copy, large enough that the calls cost
+ * nothing beside the pass over the vectors. Even, so that the cosine pass's pairs fit.
  */
 export const RESULT_SLOTS = 4096;
 
@@ -101,7 +102,8 @@ export class JsChunk implements Chunk {
 
 /**
  * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
- * kernel's results (RESULT_SLOTS float64), then the vectors, which alone grow, then the
+ * kernel's results (RESULT_SLOTS float64), the norms of the vectors of a block of results (as
+ * many float64, copied in for the cosine pass), then the vectors, which alone grow, then the
  * READ_AHEAD bytes the kernel reads past them: the memory grows in place, by pages, up to the
  * most the chunk can hold.
  */
@@ -109,9 +111,12 @@ export class WasmChunk implements Chunk {
   vectors: Float32Array;
   readonly memory: WebAssembly.Memory;
   private readonly kernel: DotsKernel;
+  private readonly cosines: CosinesKernel;
   private readonly query: Float32Array;
   private readonly results: Float64Array;
   private readonly resultsAt: number;
+  private readonly norms: Float64Array;
+  private readonly normsAt: number;
   private readonly vectorsAt: number;
 
   /**
@@ -126,13 +131,17 @@ export class WasmChunk implements Chunk {
     // Made as large as `slots` need, so that the query's and results' views below fit from the start.
     this.memory = allocate(() => sharedMemory(pagesFor(dim, slots), pagesFor(dim, maxSlots)));
     const kernel = instantiateDots(this.memory);
-    if (kernel === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
+    const cosines = instantiateCosines(this.memory);
+    if (kernel === null || cosines === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
     this.kernel = kernel;
+    this.cosines = cosines;
     this.resultsAt = align16(dim * 4);
-    this.vectorsAt = this.resultsAt + RESULT_SLOTS * 8;
+    this.normsAt = this.resultsAt + RESULT_SLOTS * 8;
+    this.vectorsAt = this.normsAt + RESULT_SLOTS * 8;
     this.query = new Float32Array(this.memory.buffer, 0, dim);
     // Shared memories never move as they grow, so views made now stay valid.
     this.results = new Float64Array(this.memory.buffer, this.resultsAt, RESULT_SLOTS);
+    this.norms = new Float64Array(this.memory.buffer, this.normsAt, RESULT_SLOTS);
     this.vectors = new Float32Array(0);
     this.grow(slots);
   }
@@ -156,12 +165,11 @@ export class WasmChunk implements Chunk {
     for (let s = 0; s < count; s += RESULT_SLOTS) {
       const n = Math.min(RESULT_SLOTS, count - s);
       kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
-      if (scale === null) {
-        out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
-        continue;
+      if (scale !== null) {
+        this.norms.set(scale.norms.subarray(at + s, at + s + n));
+        this.cosines(resultsAt, this.normsAt, n, scale.queryNorm);
       }
-      const { queryNorm, norms } = scale;
-      for (let i = 0, slot = at + s; i < n; i++, slot++) out[slot] = cosineOf(results[i], queryNorm, norms[slot]);
+      out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
     }
   }
 
@@ -179,9 +187,9 @@ export class WasmChunk implements Chunk {
 
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
-/** Bytes of a WasmChunk of `slots` slots: query, results, vectors, and the room the kernel reads past them. */
+/** Bytes of a WasmChunk of `slots` slots: query, results, their norms, vectors, and the room the kernel reads past them. */
 export function wasmChunkBytes(dim: number, slots: number): number {
-  return align16(dim * 4) + RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
+  return align16(dim * 4) + 2 * RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
 }
 
 const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);

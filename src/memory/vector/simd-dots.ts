@@ -77,7 +77,7 @@ export const READ_AHEAD = 512;
  * 32, 64, 128 or all 384 elements, 1.11 to 1.23; reading ahead 4,096 bytes 1.09, and not at all
  * 1.13 (512 to 2,048: 1.07 to 1.08). Making the cosines inside the kernel, a division per vector
  * after its sum, took retrieval by embedding at 1M from 1.20 to 1.24 times the floor (two runs of
- * each, in turn).
+ * each, in turn); they are made in a pass of their own over each block (simd-cosines.ts).
  */
 function body(): number[] {
   const code: number[] = [];

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { relevanceScore } from "../../../src/memory/scoring.js";
 import { cosineOf, dotLanes } from "../../../src/memory/vector/lanes.js";
+import { type CosinesKernel, simdCosinesModuleBytes } from "../../../src/memory/vector/simd-cosines.js";
 import { type DotsKernel, READ_AHEAD, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { CHUNK_BYTES, SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { RESULT_SLOTS } from "../../../src/memory/vector/chunk.js";
@@ -78,6 +79,24 @@ describe("the SIMD kernel", () => {
       const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
       expect(Array.from(new Float64Array(memory.buffer, outAt, count + 1)), `dim ${dim}`).toEqual([...expected, -1]);
     }
+  });
+
+  it("has a cosine pass that makes products into cosines in place as cosineOf does, two at a time, 0 where a norm is 0", () => {
+    const memory = sharedMemory(1);
+    const module = new WebAssembly.Module(simdCosinesModuleBytes());
+    const cosines = new WebAssembly.Instance(module, { env: { memory } }).exports.cosines as CosinesKernel;
+    // Products of every sign and size, norms among them 0 and -0, and an odd count.
+    const products = [0.5, -0.25, 3, 0, -0, 1e-300, 7, -2, 1 / 3];
+    const norms = [2, 0, 1.5, 4, 3, 1e-10, -0, 0.1, 3.3];
+    const queryNorm = 1.7;
+    new Float64Array(memory.buffer, 0, 10).set([...products, 99]);
+    new Float64Array(memory.buffer, 1024, 10).set([...norms, 5]);
+    cosines(0, 1024, products.length, queryNorm);
+    const written = Array.from(new Float64Array(memory.buffer, 0, products.length));
+    expect(written).toEqual(products.map((dot, i) => cosineOf(dot, queryNorm, norms[i])));
+    expect(written.map((c) => Object.is(c, 0))).toEqual(products.map((dot, i) => Object.is(cosineOf(dot, queryNorm, norms[i]), 0)));
+    // An odd count's last pair takes in the value past it, which no caller reads.
+    expect(new Float64Array(memory.buffer, 0, 10)[9]).toBe(99 / (queryNorm * 5));
   });
 
   it("reads READ_AHEAD bytes past its last vector, and no further", () => {
@@ -328,9 +347,9 @@ describe("vector column", () => {
     expect(Array.from(column.vector(3))).toEqual([1, 2, 3]);
   });
 
-  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results, vectors and read-ahead need", () => {
-    // With dim 4, 16 + 8·RESULT_SLOTS + 16c + READ_AHEAD bytes fill two pages exactly at c = (2·65,536 − 16 − 8·RESULT_SLOTS − READ_AHEAD) / 16.
-    const fits = (2 * 65_536 - 16 - 8 * RESULT_SLOTS - READ_AHEAD) / 16;
+  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results, their norms, vectors and read-ahead need", () => {
+    // With dim 4, 16 + 2·8·RESULT_SLOTS + 16c + READ_AHEAD bytes fill two pages exactly at c = (2·65,536 − 16 − 16·RESULT_SLOTS − READ_AHEAD) / 16.
+    const fits = (2 * 65_536 - 16 - 16 * RESULT_SLOTS - READ_AHEAD) / 16;
     const column = new VectorColumn(4, 100, { simd: "always" });
     const [{ wasmMemory }] = column.chunksOf(1);
     column.grow(fits);
@@ -345,7 +364,7 @@ describe("vector column", () => {
       expect(() => new VectorColumn(4, 1, { chunkSlots })).toThrow(/chunks must hold a whole number of slots, at least 1, within 4 GiB \(got .* slots of 4 floats\)/);
     }
     expect(() => new VectorColumn(1, 1, { chunkSlots: 2 ** 30 })).toThrow("got 1073741824 slots of 1 floats");
-    const most = (2 ** 32 - 16 - 8 * RESULT_SLOTS - READ_AHEAD) / 4;
+    const most = (2 ** 32 - 16 - 16 * RESULT_SLOTS - READ_AHEAD) / 4;
     expect(() => new VectorColumn(1, 1, { chunkSlots: most + 1 })).toThrow(`got ${most + 1} slots of 1 floats`);
     expect(new VectorColumn(1, 1, { chunkSlots: most }).chunkSlots).toBe(most);
   });
