@@ -12,6 +12,21 @@ function blockThisThread(ms: number): void {
   }
 }
 
+/**
+ * Keeps this thread busy until `file` holds `count` lines, or `limitMs` pass. The lines are
+ * waited for rather than a fixed time: a loaded machine may leave the heartbeat thread off the
+ * CPU for much of a second or two, and the heartbeat is only late then, not broken.
+ */
+function blockThisThreadUntilLines(file: string, count: number, limitMs: number): void {
+  const until = Date.now() + limitMs;
+  while (linesOf(file).length < count && Date.now() < until) {
+    // busy: the file is read, but this thread's timers never get a turn
+  }
+}
+
+/** The whole lines in `file`: a line being written counts once its newline is in. */
+const linesOf = (file: string) => readFileSync(file, "utf8").split("\n").slice(0, -1);
+
 describe("the heartbeat thread", () => {
   const dir = useTempDir("recollect-heartbeat-");
 
@@ -22,13 +37,14 @@ describe("the heartbeat thread", () => {
     try {
       await heartbeat.ready;
       heartbeat.report(newPhase("reports", 6, "steps", "statistics core", Date.now()));
-      blockThisThread(1_500);
+      // Two lines, each after 200 ms of silence: a repeat, not just one line. Without a heartbeat
+      // that works while this thread is blocked, none ever comes, and the limit ends the wait.
+      blockThisThreadUntilLines(file, 2, 60_000);
     } finally {
       heartbeat.stop();
     }
     closeSync(fd);
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
-    // Every 200 ms of silence in 1.5 s: several lines, however loaded the machine is.
+    const lines = linesOf(file);
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(line).toMatch(/^reports: 0\/6 steps · statistics core · \d+ s$/);
   });
