@@ -71,10 +71,24 @@ describe("an experiment interrupted with Ctrl-C", () => {
     box.write(
       "experiments/slow.ts",
       [
-        "// Each retrieval waits, so an interrupt lands while trials run.",
+        "// Each retrieval waits 400 ms. Once the journal holds more than half the trials (so a slow",
+        "// one is saved), it then waits until the file `go` is beside this one (the test makes it",
+        "// before resuming): the interrupt lands while trials run, however fast the machine is or",
+        "// however long the test takes to send it.",
+        'import { existsSync, readdirSync, readFileSync } from "node:fs";',
+        'const go = new URL("go", import.meta.url);',
+        'const journal = new URL("../.recollect/journal/", import.meta.url);',
+        "const journalled = () =>",
+        '  existsSync(journal) ? readdirSync(journal).reduce((n, f) => n + readFileSync(new URL(f, journal), "utf8").split("\\n").length - 1, 0) : 0;',
+        "const wait = (ms) => new Promise((r) => setTimeout(r, ms));",
+        "const retrieve = async () => {",
+        "  await wait(400);",
+        "  while (journalled() > " + TRIALS / 2 + " && !existsSync(go)) await wait(50);",
+        "  return { ids: [] };",
+        "};",
         "export default () => ({",
         "  async open() {",
-        "    return { async write() {}, async retrieve() { await new Promise((r) => setTimeout(r, 400)); return { ids: [] }; }, async close() {} };",
+        "    return { async write() {}, retrieve, async close() {} };",
         "  },",
         "});",
       ].join("\n"),
@@ -96,7 +110,8 @@ describe("an experiment interrupted with Ctrl-C", () => {
     const args = ["experiment", "experiments/slow.yaml", "--workers", "1"];
     const env = { npm_lifecycle_event: "" };
     const { child, done } = spawnCli(args, box.dir, { env });
-    // The first ten trials (recollect's own) are quick; interrupt once a slow one has finished.
+    // The first ten trials (recollect's own) are quick; interrupt once a slow one has finished
+    // (the system then waits for the go).
     let stderr = "";
     await new Promise<void>((resolve) => {
       child.stderr!.on("data", (chunk: Buffer) => {
@@ -108,6 +123,7 @@ describe("an experiment interrupted with Ctrl-C", () => {
     process.kill(-child.pid!, "SIGINT");
     stopped = await done;
     journalled = readFileSync(box.path(journal), "utf8").trim().split("\n").length;
+    box.write("experiments/go", "");
     resumed = await runCli(args, box.dir, { env });
   }, 300_000);
 
