@@ -21,12 +21,14 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
   const modelCode = index.models.indexOf(model);
   // With another model in the scope, every current memory's model has to be checked.
   if (index.models.length > (modelCode === -1 ? 0 : 1)) requireQueryModel(index, modelCode, model, now);
-  const values = index.scoresBuffer();
   const queryNorm = Math.sqrt(dotLanes(vector, 0, vector, 0, vector.length));
   // Every slot's cosine in one bulk pass (SIMD on large scopes), written into the values
-  // themselves: no second array of a value per slot, and no second pass over them. Slots that are
-  // not current get values too; no ranking reads them.
-  if (index.vectors !== null && queryNorm !== 0) index.vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values);
+  // themselves: no second array of a value per slot, and no second pass over them (not even one
+  // zeroing them first). Slots that are not current get values too; no ranking reads them.
+  const vectors = index.vectors;
+  const written = vectors !== null && queryNorm !== 0;
+  const values = index.scoresBuffer(written);
+  if (written) vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values);
   return { values, matched: null, scaleToCandidates: false };
 }
 

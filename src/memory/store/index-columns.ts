@@ -81,8 +81,8 @@ export class ScopeIndex {
    * cost, which tells a section when no later memory can fit its quota.
    */
   private readonly leastTokens = KINDS.map(() => Number.POSITIVE_INFINITY);
-  /** Relevance arrays handed back after a retrieval, zeroed, for the next one (see scoresBuffer). */
-  private readonly spareScores: Float64Array[] = [];
+  /** Relevance arrays handed back after a retrieval, for the next one (see scoresBuffer). */
+  private readonly spareScores: SpareScores[] = [];
   /** id → slot, built on the first lookup (retrieval that locates ids needs it; ingest does not). */
   private slotById: Map<string, number> | null = null;
 
@@ -184,23 +184,33 @@ export class ScopeIndex {
   }
 
   /**
-   * A zeroed array of at least `size` relevance values for one query. Allocating and zeroing a
+   * An array of at least `size` relevance values for one query: zeroed, or as a former query left
+   * it when `overwrites` (the caller writes every slot below the size itself, as the embedding
+   * backend does, so zeroing would be a wasted pass over the scope). Allocating and zeroing a
    * fresh one per query costs page faults that grow with the scope; hand it back with
    * releaseScores once ranked.
    */
-  scoresBuffer(): Float64Array {
-    const spare = this.spareScores.pop();
-    return spare !== undefined && spare.length >= this.size ? spare : new Float64Array(this.capacity);
+  scoresBuffer(overwrites = false): Float64Array {
+    const fits = this.spareScores.filter((spare) => spare.values.length >= this.size);
+    // Spares too short for the scope as it is now are dropped.
+    this.spareScores.length = 0;
+    // A spare that needs no zeroing first: one left with values for a caller that overwrites them, a clean one otherwise.
+    const at = Math.max(0, fits.findIndex((spare) => (spare.dirty > 0) === overwrites));
+    const [taken] = fits.splice(at, 1);
+    this.spareScores.push(...fits);
+    if (taken === undefined) return new Float64Array(this.capacity);
+    if (!overwrites) taken.values.fill(0, 0, taken.dirty);
+    return taken.values;
   }
 
   /**
-   * Takes back a scoresBuffer array, zeroing the slots written (every slot up to the size when
-   * `written` is null: nothing is written past it, and zeroing the room beyond would make it resident).
+   * Takes back a scoresBuffer array: the slots in `written` are zeroed now; when `written` is null,
+   * any slot up to the size may hold a value, and zeroing them waits for a caller that needs it
+   * (nothing is written past the size, and zeroing the room beyond would make it resident).
    */
   releaseScores(values: Float64Array, written: Int32Array | null): void {
-    if (written === null) values.fill(0, 0, this.size);
-    else for (let i = 0; i < written.length; i++) values[written[i]] = 0;
-    if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push(values);
+    if (written !== null) for (let i = 0; i < written.length; i++) values[written[i]] = 0;
+    if (this.spareScores.length < MAX_SPARE_SCORES) this.spareScores.push({ values, dirty: written === null ? this.size : 0 });
   }
 
   /** A lower bound on the line cost of any memory of `kind` (any kind when null). */
@@ -289,6 +299,12 @@ export class ScopeIndex {
   private columns(): Record<(typeof TYPED)[number]["name"], ColumnArray> {
     return this as unknown as Record<(typeof TYPED)[number]["name"], ColumnArray>;
   }
+}
+
+/** A relevance array handed back, and how many slots from its start may hold values (0: it is all zeros). */
+interface SpareScores {
+  values: Float64Array;
+  dirty: number;
 }
 
 /** An append-only list of slots that grows by doubling. */

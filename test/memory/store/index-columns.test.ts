@@ -94,7 +94,7 @@ describe("scope index", () => {
     expect(Array.from(embedded.embeddings.subarray(32, 34))).toEqual([16, 1]);
   });
 
-  it("lends a scores buffer at least as long as the index and takes it back zeroed up to the size, whose room past it no one writes", () => {
+  it("lends a scores buffer at least as long as the index, zeroed up to the size, whose room past it no one writes", () => {
     const index = new ScopeIndex("ana");
     for (let i = 0; i < 3; i++) index.add(memory(), true);
     const values = index.scoresBuffer();
@@ -102,12 +102,47 @@ describe("scope index", () => {
     values.fill(5, 0, 3);
     values[10] = 9; // past the size: a relevance backend never writes there
     index.releaseScores(values, null);
+    expect(index.scoresBuffer()).toBe(values);
     expect(Array.from(values.subarray(0, 3))).toEqual([0, 0, 0]);
     expect(values[10]).toBe(9);
-    expect(index.scoresBuffer()).toBe(values);
     values[1] = 4;
     index.releaseScores(values, Int32Array.of(1));
     expect(values[1]).toBe(0);
+  });
+
+  it("lends a buffer as a former query left it to a caller that overwrites every slot, and a clean one to any other", () => {
+    const index = new ScopeIndex("ana");
+    for (let i = 0; i < 3; i++) index.add(memory(), true);
+    const [dense, sparse] = [index.scoresBuffer(), index.scoresBuffer()];
+    dense.fill(0.5, 0, 3);
+    sparse[2] = 1;
+    index.releaseScores(dense, null);
+    index.releaseScores(sparse, Int32Array.of(2));
+    // Each goes where it costs no zeroing, whichever order they are asked for in.
+    expect(index.scoresBuffer()).toBe(sparse);
+    expect(index.scoresBuffer(true)).toBe(dense);
+    expect(Array.from(dense.subarray(0, 3))).toEqual([0.5, 0.5, 0.5]);
+    index.releaseScores(dense, null);
+    index.releaseScores(sparse, Int32Array.of(2));
+    expect(index.scoresBuffer(true)).toBe(dense);
+    expect(index.scoresBuffer()).toBe(sparse);
+    expect(Array.from(sparse.subarray(0, 3))).toEqual([0, 0, 0]);
+    // With only a used one to give, a caller that needs zeros gets it zeroed.
+    index.releaseScores(dense, null);
+    expect(index.scoresBuffer()).toBe(dense);
+    expect(Array.from(dense.subarray(0, 3))).toEqual([0, 0, 0]);
+  });
+
+  it("drops a spare buffer the index has outgrown, and lends a new one as long as its room", () => {
+    const index = new ScopeIndex("ana");
+    index.add(memory(), true);
+    const small = index.scoresBuffer();
+    index.releaseScores(small, null);
+    while (index.size <= small.length) index.add(memory(), true);
+    const grown = index.scoresBuffer(true);
+    expect(grown).not.toBe(small);
+    expect(grown.length).toBeGreaterThan(index.size);
+    expect(Array.from(grown.subarray(0, index.size)).every((v) => v === 0)).toBe(true);
   });
 
   it("bounds each kind's line costs from below by the least added, and every kind's by the least of all", () => {
