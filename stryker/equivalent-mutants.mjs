@@ -445,7 +445,7 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/store/index-columns.ts",
-    code: "{\n    if (written === null) values.fill(0, 0, this.size); …",
+    code: "{\n    if (written !== null) for (let i = 0; i < written.length; i++) values[written[i]] = 0; …",
     mutator: "BlockStatement",
     replacements: ["{}"],
     reason: "without a spare, scoresBuffer allocates a zeroed array, which costs only time",
@@ -592,9 +592,9 @@ export const EQUIVALENT_MUTANTS = [
   // Store: the index's score buffers and growth.
   {
     file: "src/memory/store/index-columns.ts",
-    code: "spare.length >= this.size",
+    code: "spare.values.length >= this.size",
     mutator: "EqualityOperator",
-    replacements: ["spare.length > this.size"],
+    replacements: ["spare.values.length > this.size"],
     reason: "a spare of exactly the size is dropped for a new zeroed buffer, which only allocates",
   },
   {
