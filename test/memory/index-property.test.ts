@@ -36,10 +36,15 @@ const op = fc.oneof(
   fc.record({ op: fc.constant("retrieve" as const), query: text, advance: fc.integer({ min: 0, max: 5 }) }),
 );
 
+const weight = fc.constantFrom(-1, 0, 0.5, 1, 2);
+
 const policyVariant = fc.record({
   base: fc.constantFrom(perKindPreset, pooledPreset, fullPolicy, streamPreset),
   relevance: fc.constantFrom<RelevanceBackendName>("words", "bm25", "embedding"),
   normalise: fc.constantFrom("none" as const, "minmax" as const),
+  // Weights of either sign and decays with and without a bound: the walks' bounds hold for each.
+  weights: fc.option(fc.tuple(weight, weight, weight), { nil: undefined }),
+  decayRate: fc.constantFrom(0.5, 0.9, 0.995, 1),
   stopwords: fc.option(fc.boolean(), { nil: undefined }),
   quota: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
   fit: fc.constantFrom("stop" as const, "skip" as const),
@@ -53,7 +58,7 @@ function policyOf(v: Variant): RetrievalPolicy {
   const sectionOverride = { quota: v.quota, fit: v.fit, limit: v.limit, requireRelevance: v.requireRelevance };
   return {
     ...v.base,
-    score: { ...v.base.score, relevance: v.relevance, normalise: v.normalise, stopwords: v.stopwords },
+    score: { ...v.base.score, relevance: v.relevance, normalise: v.normalise, stopwords: v.stopwords, decayRate: v.decayRate, ...(v.weights === undefined ? {} : { weights: v.weights }) },
     sections: {
       ...v.base.sections,
       semantic: { ...v.base.sections.semantic, ...sectionOverride, score: { relevance: v.relevance } },

@@ -5,12 +5,15 @@
  * A candidate is a current memory of the section's kind (any kind when pooled), with relevance
  * above 0 when the rule requires it (isCandidate decides). Candidates are visited in up to three ways:
  * - `newest` order: the section's memories, each passed over when written before the bar;
- * - memories that match the query (from the relevance backend's postings), or every memory when
- *   the backend gives no postings (embeddings): each passed over when a bound on its total,
- *   computed without its recency, is below the bar;
+ * - memories that match the query (from the relevance backend's postings): each passed over when
+ *   a bound on its total, computed without its recency, is below the bar;
  * - memories that match nothing: their total comes from recency and importance alone, so they are
  *   walked from the scope's access order, one run per importance level, best first, and the walk
  *   stops once no run's next entry can reach the bar (the threshold algorithm).
+ * When the backend gives no postings (embeddings), every memory has a relevance, and the same
+ * threshold walk visits them with each run's bound taken at the largest relevance any memory has:
+ * it stops as soon as recency and importance leave no memory a chance, rather than passing over
+ * every memory of the scope. Where that bound does not hold, every memory is scanned as matched.
  * The bar is the worst total a k-best heap holds, or the total of the memory being ranked, so the
  * result is exactly what scoring every candidate and sorting would give, ties included.
  */
@@ -64,6 +67,8 @@ export class SectionRanking {
   /** Whether `matched` runs from the highest raw relevance down, so a walk may stop at its cutoff. */
   private readonly matchedByRelevance: boolean;
   private readonly candidate: CandidateRule;
+  /** See relevanceCeiling: undefined until it is first asked for. */
+  private ceiling: number | null | undefined;
 
   constructor(
     private readonly view: RankView,
@@ -185,7 +190,13 @@ export class SectionRanking {
       if (raised !== null && this.byScore && !this.rule.requireRelevance) this.walkUnmatched(raised, visit, accept);
       return;
     }
-    // Every memory of the section's kind: `newest` order, or relevance without postings.
+    const ceiling = matched === null && this.byScore ? this.relevanceCeiling() : null;
+    if (ceiling !== null) {
+      this.walkAccessOrder(bar, visit, accept, ceiling);
+      return;
+    }
+    // Every memory of the section's kind: `newest` order, or relevance without postings where no
+    // bound holds.
     const list = this.kind === null ? null : view.kindSlots[this.kind];
     this.scan(list === null ? null : list.slots, list === null ? view.size : list.length, values, bar, visit, accept);
   }
@@ -223,23 +234,33 @@ export class SectionRanking {
     if (this.byScore && signals.cannotReachWith(rel, bar)) return false;
     // A filter (fits the quota left) rules out most of what it is asked for: checked early.
     if (accept !== null && !accept(slot)) return false;
-    if (!isCandidate(view, slot, this.now, this.candidate, rel)) return false;
-    return this.byScore ? !signals.cannotReach(slot, rel, bar) : !(view.createdAt[slot] < bar);
+    // The memory's own bound before whether it is a candidate: most memories that pass the cutoff
+    // fail it, and it reads fewer of their columns.
+    if (this.byScore ? signals.cannotReach(slot, rel, bar) : view.createdAt[slot] < bar) return false;
+    return isCandidate(view, slot, this.now, this.candidate, rel);
+  }
+
+  /** The threshold walk over memories with relevance 0 (see walkAccessOrder). */
+  private walkUnmatched(bar: number, visit: Visit, accept: Accept): void {
+    this.walkAccessOrder(bar, visit, accept, null);
   }
 
   /**
-   * The threshold walk over memories with relevance 0, from the access order. Each run's next
-   * entry bounds every later one; the walk takes the run with the best bound and stops when even
-   * that is below the bar. Dead entries, expired memories and matched ones (already visited) are
-   * passed over.
+   * The threshold walk from the access order. Each run's next entry bounds every later one; the
+   * walk takes the run with the best bound and stops when even that is below the bar. With
+   * `ceiling` null it walks memories of relevance 0, passing over matched ones (a scan of the
+   * matched visited them); with a ceiling (the largest raw relevance of any memory) it walks every
+   * memory at its own relevance, each run bounded at the ceiling. Dead entries and expired
+   * memories are passed over.
    */
-  private walkUnmatched(bar: number, visit: Visit, accept: Accept): void {
+  private walkAccessOrder(bar: number, visit: Visit, accept: Accept, ceiling: number | null): void {
     const { view, signals } = this;
     const values = this.relevance.values;
     const oldestFirst = signals.oldestFirst;
     const { runs } = this;
+    const relBound = ceiling === null ? 0 : signals.relevance(ceiling);
     const cursor = runs.map(({ run }) => (oldestFirst ? 0 : run.length - 1));
-    const bounds = runs.map((_, r) => this.boundAt(cursor, r));
+    const bounds = runs.map((_, r) => this.boundAt(cursor, r, relBound));
     for (;;) {
       let best = -1;
       let second = Number.NEGATIVE_INFINITY;
@@ -259,30 +280,61 @@ export class SectionRanking {
       do {
         const at = cursor[best];
         cursor[best] += oldestFirst ? 1 : -1;
-        bounds[best] = this.boundAt(cursor, best);
+        bounds[best] = this.boundAt(cursor, best, relBound);
         const slot = run.slots[at];
         if (accept !== null && !accept(slot)) continue;
-        // An unmatched memory's relevance is 0.
-        if (!view.accessOrder.isLive(slot, run.versions[at]) || !isCandidate(view, slot, this.now, this.candidate, 0) || values[slot] > 0) continue;
+        // An unmatched memory's relevance is 0; a matched one was visited by the scan.
+        const raw = ceiling === null ? 0 : values[slot];
+        if (ceiling === null && values[slot] > 0) continue;
+        const rel = signals.relevance(raw);
+        if (!view.accessOrder.isLive(slot, run.versions[at]) || !isCandidate(view, slot, this.now, this.candidate, rel)) continue;
+        // The run's bound holds for every memory in it; its own relevance may leave it no chance.
+        if (ceiling !== null && signals.cannotReach(slot, rel, bar)) continue;
         this.visited++;
-        const raised = visit(slot, 0);
+        const raised = visit(slot, raw);
         if (raised === null) return;
         bar = raised;
       } while (!exhausted(runs, cursor, best) && bounds[best] >= second && bounds[best] >= bar);
     }
   }
 
-  /** What every later entry of run `r` scores at most, from its entry at the cursor (below any bar once it is exhausted). */
-  private boundAt(cursor: readonly number[], r: number): number {
+  /**
+   * What every later entry of run `r` scores at most with relevance at most `rel`, from its entry
+   * at the cursor (below any bar once it is exhausted).
+   */
+  private boundAt(cursor: readonly number[], r: number, rel: number): number {
     const { kind, run } = this.runs[r];
     if (exhausted(this.runs, cursor, r)) return Number.NEGATIVE_INFINITY;
-    const bound = this.signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance);
+    const bound = this.signals.unmatchedBound(kind, run.keys[cursor[r]], run.minImportance, run.maxImportance, rel);
     // A bound that is not a number bounds nothing: such a run is walked first.
     return Number.isNaN(bound) ? Number.POSITIVE_INFINITY : bound;
   }
 
   private kinds(): number[] {
     return this.kind === null ? this.view.kindSlots.map((_, k) => k) : [this.kind];
+  }
+
+  /**
+   * The largest raw relevance of any memory, which bounds every run of the access order, or null
+   * when such a bound does not hold (see boundsRelevance) or a relevance is not a number (which
+   * no bound covers). Found once per ranking: the relevance does not change while it lives.
+   */
+  private relevanceCeiling(): number | null {
+    if (this.ceiling === undefined) {
+      this.ceiling = null;
+      if (this.signals.boundsRelevance) {
+        const { values } = this.relevance;
+        let max = Number.NEGATIVE_INFINITY;
+        let numbers = true;
+        for (let slot = 0; slot < this.view.size; slot++) {
+          const raw = values[slot];
+          if (raw > max) max = raw;
+          else if (raw !== raw) numbers = false;
+        }
+        if (numbers) this.ceiling = max;
+      }
+    }
+    return this.ceiling;
   }
 
   /** The largest raw relevance among the section's memories (bm25 divides by it). */

@@ -223,12 +223,23 @@ export class SectionSignals {
   /**
    * An upper bound on the total of any memory with relevance 0 in an access run of `kind`, from
    * the last access `key` of the run's next entry in walking order (newest first when recency
-   * weighs for, oldest first when against) and the run's importance range.
+   * weighs for, oldest first when against) and the run's importance range. With `rel`, the bound
+   * on any memory of relevance at most `rel` (before min-max scaling), which needs relevance to
+   * weigh for (see boundsRelevance).
    */
-  unmatchedBound(kind: number, key: number, minImportance: number, maxImportance: number): number {
+  unmatchedBound(kind: number, key: number, minImportance: number, maxImportance: number, rel = 0): number {
     if (!this.prunable) return Number.POSITIVE_INFINITY;
     const rec = recencyScore(this.now, key, this.decayOf[kind], this.config.unitMs);
-    return this.sum(0, this.w1 >= 0 ? rec + RECENCY_MARGIN : rec - RECENCY_MARGIN, this.w2 >= 0 ? maxImportance : minImportance);
+    return this.sum(rel, this.w1 >= 0 ? rec + RECENCY_MARGIN : rec - RECENCY_MARGIN, this.w2 >= 0 ? maxImportance : minImportance);
+  }
+
+  /**
+   * Whether unmatchedBound with the largest relevance of any memory bounds every memory's total,
+   * before any scaling: relevance weighs for (or not at all), and the signals are neither
+   * min-max scaled (measured over the candidates first) nor recency by rank.
+   */
+  get boundsRelevance(): boolean {
+    return this.prunable && this.w0 >= 0 && this.config.normalise !== "minmax";
   }
 
   /** Whether recency counts against a memory, so that the oldest come first among equals. */
