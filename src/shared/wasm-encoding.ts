@@ -50,15 +50,22 @@ export const [BLOCK, LOOP, IF, END, BR, BR_IF, VOID] = [0x02, 0x03, 0x04, 0x0b, 
 export const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_XOR, I32_LT_U, I32_GE_U, I32_GT_U, I32_SHL] = [0x6a, 0x6b, 0x6c, 0x71, 0x73, 0x49, 0x4f, 0x4b, 0x74];
 export const I32_LOAD = 0x28;
 export const [F32_ADD, F32_MUL, F32_LOAD, F64_ADD, F64_STORE, F64_PROMOTE_F32] = [0x92, 0x94, 0x2a, 0xa0, 0x39, 0xbb];
+export const [F64_LOAD, F64_CONST, F64_EQ, F64_MUL, F64_DIV, F64_MAX, SELECT] = [0x2b, 0x44, 0x61, 0xa2, 0xa3, 0xa5, 0x1b];
 // SIMD opcodes, written after the prefix by simd().
 export const [V128_LOAD, V128_STORE, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x00, 0x0b, 0x0c, 0x1f, 0xe4, 0xe6];
-export const [F64X2_SPLAT, F64X2_EQ, V128_ANDNOT, F64X2_MUL, F64X2_DIV] = [0x14, 0x47, 0x4f, 0xf2, 0xf3];
+export const [F64X2_SPLAT, F64X2_EXTRACT_LANE, F64X2_EQ, V128_ANDNOT, F64X2_MUL, F64X2_DIV, F64X2_MAX] = [0x14, 0x21, 0x47, 0x4f, 0xf2, 0xf3, 0xf5];
 
 /** local.get and local.set of local `l`. */
 export const get = (l: number) => [0x20, ...uleb(l)];
 export const set = (l: number) => [0x21, ...uleb(l)];
 /** i32.const `n`. */
 export const i32 = (n: number) => [0x41, ...sleb(n)];
+/** f64.const x: its eight bytes, little-endian. */
+export const f64 = (x: number) => {
+  const bytes = new DataView(new ArrayBuffer(8));
+  bytes.setFloat64(0, x, true);
+  return [F64_CONST, ...new Uint8Array(bytes.buffer)];
+};
 /** A load's or store's immediates: log2 of its alignment, then its offset. */
 export const memarg = (align: number, offset: number) => [...uleb(align), ...uleb(offset)];
 

@@ -315,24 +315,15 @@ export class SectionRanking {
   }
 
   /**
-   * The largest raw relevance of any memory, which bounds every run of the access order, or null
-   * when such a bound does not hold (see boundsRelevance) or a relevance is not a number (which
-   * no bound covers). Found once per ranking: the relevance does not change while it lives.
+   * The largest raw relevance of any memory (or more), which bounds every run of the access order,
+   * or null when such a bound does not hold (see boundsRelevance) or a relevance is not a number
+   * (which no bound covers). The backend's own `largest` when it gives one, else found in a pass,
+   * once per ranking: the relevance does not change while it lives.
    */
   private relevanceCeiling(): number | null {
     if (this.ceiling === undefined) {
-      this.ceiling = null;
-      if (this.signals.boundsRelevance) {
-        const { values } = this.relevance;
-        let max = Number.NEGATIVE_INFINITY;
-        let numbers = true;
-        for (let slot = 0; slot < this.view.size; slot++) {
-          const raw = values[slot];
-          if (raw > max) max = raw;
-          else if (raw !== raw) numbers = false;
-        }
-        if (numbers) this.ceiling = max;
-      }
+      const largest = this.signals.boundsRelevance ? (this.relevance.largest ?? largestValue(this.relevance.values, this.view.size)) : Number.NaN;
+      this.ceiling = Number.isNaN(largest) ? null : largest;
     }
     return this.ceiling;
   }
@@ -372,6 +363,17 @@ export class SectionRanking {
     });
     return out;
   }
+}
+
+/** The largest of values[0…size-1], as Math.max gives it: NaN when any is NaN, -Infinity when there are none. */
+function largestValue(values: Float64Array, size: number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let slot = 0; slot < size; slot++) {
+    const value = values[slot];
+    if (value > max) max = value;
+    else if (value !== value) return Number.NaN;
+  }
+  return max;
 }
 
 /** Whether the walk has passed either end of run `r`. */

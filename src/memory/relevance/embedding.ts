@@ -28,8 +28,9 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
   const vectors = index.vectors;
   const written = vectors !== null && queryNorm !== 0;
   const values = index.scoresBuffer(written);
-  if (written) vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values);
-  return { values, matched: null, scaleToCandidates: false };
+  // Without products every value is 0, so 0 bounds them all.
+  const largest = written ? vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values) : 0;
+  return { values, matched: null, scaleToCandidates: false, largest };
 }
 
 function requireQueryModel(index: ScopeIndex, modelCode: number, model: string, now: number): void {

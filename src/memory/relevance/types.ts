@@ -25,6 +25,11 @@ export interface RelevanceScores {
   matched: Int32Array | null;
   /** True when scores are to be divided by their maximum over a section's candidates (bm25). */
   scaleToCandidates: boolean;
+  /**
+   * At least the largest value of any slot below index.size (NaN when some value is NaN), when
+   * the backend knows it without another pass: ranking bounds every memory's relevance by it.
+   */
+  largest?: number;
 }
 
 export type RelevanceBackend = (input: RelevanceInput) => RelevanceScores;

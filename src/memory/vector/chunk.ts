@@ -21,11 +21,13 @@ const PAGE = 65_536;
 /**
  * Turns each product into a cosine as it is written out (see cosineOf): the query's norm, and
  * every slot's norm by column slot. While a block of products is still in cache, rather than in a
- * second pass over the whole output.
+ * second pass over the whole output. `largest` gathers the largest cosine written (NaN once any
+ * is NaN, as Math.max gives), which ranking takes as a bound on every relevance.
  */
 export interface CosineScale {
   queryNorm: number;
   norms: Float64Array;
+  largest: number;
 }
 
 /** The runtime could not give a chunk the memory it asked for. */
@@ -86,7 +88,13 @@ export class JsChunk implements Chunk {
     const { dim, vectors } = this;
     for (let s = 0; s < count; s++) {
       const dot = dotLanes(query, 0, vectors, s * dim, dim);
-      out[at + s] = scale === null ? dot : cosineOf(dot, scale.queryNorm, scale.norms[at + s]);
+      if (scale === null) {
+        out[at + s] = dot;
+        continue;
+      }
+      const cosine = cosineOf(dot, scale.queryNorm, scale.norms[at + s]);
+      out[at + s] = cosine;
+      scale.largest = Math.max(scale.largest, cosine);
     }
   }
 
@@ -167,7 +175,7 @@ export class WasmChunk implements Chunk {
       kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
       if (scale !== null) {
         this.norms.set(scale.norms.subarray(at + s, at + s + n));
-        this.cosines(resultsAt, this.normsAt, n, scale.queryNorm);
+        scale.largest = Math.max(scale.largest, this.cosines(resultsAt, this.normsAt, n, scale.queryNorm));
       }
       out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
     }

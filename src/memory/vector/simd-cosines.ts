@@ -2,37 +2,51 @@
  * A WebAssembly SIMD pass that turns a block of products into cosines in place, two at a time,
  * exactly as cosineOf (lanes.ts) does one at a time: each product divided by the query's norm
  * times the vector's, and 0 where the vector's norm is 0. Float64 division rounds the same in
- * either, so the cosines equal the plain-JS path's bit for bit.
+ * either, so the cosines equal the plain-JS path's bit for bit. It also gives the largest of them,
+ * which ranking takes as a bound on every memory's relevance (NaN when any cosine is NaN, as
+ * Math.max gives).
  *
  * It runs on a block of products the dot kernel has just written, still in cache. Two divisions
  * an instruction halve what a JS loop over the same block costs; making the cosine inside the dot
  * kernel, a division at the end of each vector's sum, was slower (see simd-dots.ts).
  *
- * Export `cosines(products, norms, count, queryNorm)`: `count` float64 products at `products`
- * and their vectors' float64 norms at `norms`, both byte offsets into the imported memory,
- * 16-byte aligned. It reads and writes whole pairs: with an odd count, one value past the last.
+ * Export `cosines(products, norms, count, queryNorm) → largest`: `count` float64 products at
+ * `products` and their vectors' float64 norms at `norms`, both byte offsets into the imported
+ * memory, 16-byte aligned; pairs in SIMD, an odd count's last one alone.
  */
 import * as wasm from "../../shared/wasm-encoding.js";
 
 const [PRODUCTS, NORMS, COUNT, QUERY_NORM] = [0, 1, 2, 3];
-const [STOP, QUERY_NORMS, PAIR_NORMS] = [4, 5, 6];
+const [STOP, PAIRS_STOP, QUERY_NORMS, PAIR_NORMS, PAIR, BEST, LARGEST, NORM, COSINE] = [4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 function body(): number[] {
   const code: number[] = [];
   const emit = (...parts: number[][]) => {
     for (const part of parts) code.push(...part);
   };
-  // stop = products + count·8; the query's norm in both lanes
-  emit(wasm.get(PRODUCTS), wasm.get(COUNT), wasm.i32(3), [wasm.I32_SHL, wasm.I32_ADD], wasm.set(STOP));
-  emit(wasm.get(QUERY_NORM), wasm.simd(wasm.F64X2_SPLAT), wasm.set(QUERY_NORMS));
-  emit([wasm.BLOCK, wasm.VOID, wasm.LOOP, wasm.VOID], wasm.get(PRODUCTS), wasm.get(STOP), [wasm.I32_GE_U, wasm.BR_IF, 1]);
-  emit(wasm.get(NORMS), wasm.simd(wasm.V128_LOAD, ...wasm.memarg(4, 0)), wasm.set(PAIR_NORMS));
-  // products[0, 1] = (products / (queryNorm · norms)) with the lanes whose norm is 0 cleared
-  emit(wasm.get(PRODUCTS));
-  emit(wasm.get(PRODUCTS), wasm.simd(wasm.V128_LOAD, ...wasm.memarg(4, 0)), wasm.get(QUERY_NORMS), wasm.get(PAIR_NORMS), wasm.simd(wasm.F64X2_MUL), wasm.simd(wasm.F64X2_DIV));
-  emit(wasm.get(PAIR_NORMS), wasm.simd(wasm.V128_CONST, ...new Array(16).fill(0)), wasm.simd(wasm.F64X2_EQ), wasm.simd(wasm.V128_ANDNOT));
-  emit(wasm.simd(wasm.V128_STORE, ...wasm.memarg(4, 0)));
-  emit(wasm.get(PRODUCTS), wasm.i32(16), [wasm.I32_ADD], wasm.set(PRODUCTS), wasm.get(NORMS), wasm.i32(16), [wasm.I32_ADD], wasm.set(NORMS), [wasm.BR, 0, wasm.END, wasm.END]);
+  const { get, set, simd, i32, f64, memarg } = wasm;
+  // stop = products + count·8, pairsStop = products + (count & ~1)·8; the query's norm in both lanes
+  emit(get(PRODUCTS), get(COUNT), i32(3), [wasm.I32_SHL, wasm.I32_ADD], set(STOP));
+  emit(get(PRODUCTS), get(COUNT), i32(-2), [wasm.I32_AND], i32(3), [wasm.I32_SHL, wasm.I32_ADD], set(PAIRS_STOP));
+  emit(get(QUERY_NORM), simd(wasm.F64X2_SPLAT), set(QUERY_NORMS));
+  emit(f64(Number.NEGATIVE_INFINITY), simd(wasm.F64X2_SPLAT), set(BEST));
+  emit([wasm.BLOCK, wasm.VOID, wasm.LOOP, wasm.VOID], get(PRODUCTS), get(PAIRS_STOP), [wasm.I32_GE_U, wasm.BR_IF, 1]);
+  emit(get(NORMS), simd(wasm.V128_LOAD, ...memarg(4, 0)), set(PAIR_NORMS));
+  // pair = (products / (queryNorm · norms)) with the lanes whose norm is 0 cleared
+  emit(get(PRODUCTS), simd(wasm.V128_LOAD, ...memarg(4, 0)), get(QUERY_NORMS), get(PAIR_NORMS), simd(wasm.F64X2_MUL), simd(wasm.F64X2_DIV));
+  emit(get(PAIR_NORMS), simd(wasm.V128_CONST, ...new Array(16).fill(0)), simd(wasm.F64X2_EQ), simd(wasm.V128_ANDNOT), set(PAIR));
+  emit(get(PRODUCTS), get(PAIR), simd(wasm.V128_STORE, ...memarg(4, 0)));
+  emit(get(BEST), get(PAIR), simd(wasm.F64X2_MAX), set(BEST));
+  emit(get(PRODUCTS), i32(16), [wasm.I32_ADD], set(PRODUCTS), get(NORMS), i32(16), [wasm.I32_ADD], set(NORMS), [wasm.BR, 0, wasm.END, wasm.END]);
+  emit(get(BEST), simd(wasm.F64X2_EXTRACT_LANE, 0), get(BEST), simd(wasm.F64X2_EXTRACT_LANE, 1), [wasm.F64_MAX], set(LARGEST));
+  // An odd count's last product: cosine = norm == 0 ? 0 : product / (queryNorm · norm)
+  emit(get(PRODUCTS), get(STOP), [wasm.I32_LT_U, wasm.IF, wasm.VOID]);
+  emit(get(NORMS), [wasm.F64_LOAD], memarg(3, 0), set(NORM));
+  emit(f64(0), get(PRODUCTS), [wasm.F64_LOAD], memarg(3, 0), get(QUERY_NORM), get(NORM), [wasm.F64_MUL, wasm.F64_DIV]);
+  emit(get(NORM), f64(0), [wasm.F64_EQ, wasm.SELECT], set(COSINE));
+  emit(get(PRODUCTS), get(COSINE), [wasm.F64_STORE], memarg(3, 0));
+  emit(get(LARGEST), get(COSINE), [wasm.F64_MAX], set(LARGEST), [wasm.END]);
+  emit(get(LARGEST));
   return code;
 }
 
@@ -41,16 +55,17 @@ export function simdCosinesModuleBytes(): Uint8Array<ArrayBuffer> {
   return wasm.oneFunctionModule({
     name: "cosines",
     params: [wasm.I32, wasm.I32, wasm.I32, wasm.F64],
-    results: [],
+    results: [wasm.F64],
     locals: [
-      [1, wasm.I32],
-      [2, wasm.V128],
+      [2, wasm.I32],
+      [4, wasm.V128],
+      [3, wasm.F64],
     ],
     code: body(),
   });
 }
 
-export type CosinesKernel = (products: number, norms: number, count: number, queryNorm: number) => void;
+export type CosinesKernel = (products: number, norms: number, count: number, queryNorm: number) => number;
 
 let compiled: WebAssembly.Module | null | undefined;
 

@@ -161,10 +161,13 @@ export class VectorColumn {
 
   /**
    * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norms[slot])` for slots 0…count-1, written
-   * to out[slot]: the products made into cosines as they come, in one pass.
+   * to out[slot]: the products made into cosines as they come, in one pass. Returns the largest
+   * of them (NaN when any is NaN, -Infinity when there are none).
    */
-  cosines(query: ArrayLike<number>, queryNorm: number, norms: Float64Array, count: number, out: Float64Array): Float64Array {
-    return this.eachChunk(query, count, out, { queryNorm, norms });
+  cosines(query: ArrayLike<number>, queryNorm: number, norms: Float64Array, count: number, out: Float64Array): number {
+    const scale = { queryNorm, norms, largest: Number.NEGATIVE_INFINITY };
+    this.eachChunk(query, count, out, scale);
+    return scale.largest;
   }
 
   /** Each chunk's products for the slots below `count`, which is within the capacity (as every slot asked for must be). */

@@ -81,22 +81,31 @@ describe("the SIMD kernel", () => {
     }
   });
 
-  it("has a cosine pass that makes products into cosines in place as cosineOf does, two at a time, 0 where a norm is 0", () => {
+  it("has a cosine pass that makes products into cosines in place as cosineOf does, 0 where a norm is 0, and gives the largest", () => {
     const memory = sharedMemory(1);
     const module = new WebAssembly.Module(simdCosinesModuleBytes());
     const cosines = new WebAssembly.Instance(module, { env: { memory } }).exports.cosines as CosinesKernel;
-    // Products of every sign and size, norms among them 0 and -0, and an odd count.
+    // Products of every sign and size, norms among them 0 and -0; the pairs in SIMD, an odd count's last one alone.
     const products = [0.5, -0.25, 3, 0, -0, 1e-300, 7, -2, 1 / 3];
     const norms = [2, 0, 1.5, 4, 3, 1e-10, -0, 0.1, 3.3];
     const queryNorm = 1.7;
-    new Float64Array(memory.buffer, 0, 10).set([...products, 99]);
-    new Float64Array(memory.buffer, 1024, 10).set([...norms, 5]);
-    cosines(0, 1024, products.length, queryNorm);
-    const written = Array.from(new Float64Array(memory.buffer, 0, products.length));
-    expect(written).toEqual(products.map((dot, i) => cosineOf(dot, queryNorm, norms[i])));
-    expect(written.map((c) => Object.is(c, 0))).toEqual(products.map((dot, i) => Object.is(cosineOf(dot, queryNorm, norms[i]), 0)));
-    // An odd count's last pair takes in the value past it, which no caller reads.
-    expect(new Float64Array(memory.buffer, 0, 10)[9]).toBe(99 / (queryNorm * 5));
+    for (const count of [9, 8, 1, 0]) {
+      new Float64Array(memory.buffer, 0, 10).set([...products, 99]);
+      new Float64Array(memory.buffer, 1024, 10).set([...norms, 5]);
+      const expected = products.slice(0, count).map((dot, i) => cosineOf(dot, queryNorm, norms[i]));
+      expect(cosines(0, 1024, count, queryNorm), `count ${count}`).toBe(Math.max(...expected));
+      const written = Array.from(new Float64Array(memory.buffer, 0, count));
+      expect(written, `count ${count}`).toEqual(expected);
+      expect(written.map((c) => Object.is(c, 0)), `count ${count}`).toEqual(expected.map((c) => Object.is(c, 0)));
+      // Nothing past the count is read into the largest or written.
+      expect(new Float64Array(memory.buffer, 0, 10).subarray(count), `count ${count}`).toEqual(Float64Array.from([...products, 99].slice(count)));
+    }
+    // A product that is not a number makes the largest not a number, in a pair or alone.
+    for (const at of [2, 8]) {
+      new Float64Array(memory.buffer, 0, 9).set(products.map((p, i) => (i === at ? Number.NaN : p)));
+      new Float64Array(memory.buffer, 1024, 9).set(norms.map((n) => n || 1));
+      expect(cosines(0, 1024, 9, queryNorm), `NaN at ${at}`).toBeNaN();
+    }
   });
 
   it("reads READ_AHEAD bytes past its last vector, and no further", () => {
@@ -210,7 +219,7 @@ describe("vector column", () => {
     }
   });
 
-  it("gives cosines as cosineOf makes them of the products, across result blocks and chunks, 0 where a norm is 0", () => {
+  it("gives cosines as cosineOf makes them of the products, across result blocks and chunks, 0 where a norm is 0, and returns the largest", () => {
     const count = RESULT_SLOTS + 9;
     const vectors = randomVectors(count, 6, 21);
     const [query] = randomVectors(1, 6, 5);
@@ -220,7 +229,7 @@ describe("vector column", () => {
     expect(expected.filter((c) => c === 0)).toHaveLength(Math.ceil(count / 5));
     for (const [name, column] of Object.entries(columnsOf(vectors, 6, 1_000))) {
       const out = new Float64Array(count + 3).fill(-1);
-      expect(column.cosines(query, queryNorm, norms, count, out), name).toBe(out);
+      expect(column.cosines(query, queryNorm, norms, count, out), name).toBe(Math.max(...expected));
       expect(Array.from(out), name).toEqual([...expected, -1, -1, -1]);
     }
   });
@@ -250,8 +259,9 @@ describe("vector column", () => {
     const column = new VectorColumn(384, 1, { simd: "always" });
     column.set(0, m);
     const m32 = Float32Array.from(m);
-    const [cosine] = column.cosines(q, Math.sqrt(dotLanes(q, 0, q, 0, 384)), Float64Array.of(Math.sqrt(column.squaredNorm(0))), 1, new Float64Array(1));
-    expect(cosine).toBe(relevanceScore(q, m32));
+    const out = new Float64Array(1);
+    column.cosines(q, Math.sqrt(dotLanes(q, 0, q, 0, 384)), Float64Array.of(Math.sqrt(column.squaredNorm(0))), 1, out);
+    expect(out[0]).toBe(relevanceScore(q, m32));
   });
 
   it("keeps every vector as it grows by doubling into wasm memory and across many chunks", () => {
