@@ -19,13 +19,14 @@ export const RESULT_SLOTS = 4096;
 const PAGE = 65_536;
 
 /**
- * Turns each product into a cosine as it is written out (see cosineOf), by the query's norm and
- * the chunk's own norms, while a block of products is still in cache rather than in a second pass
- * over the whole output. `largest` gathers the largest cosine written (NaN once any is NaN, as
- * Math.max gives), which ranking takes as a bound on every relevance.
+ * Turns each product into a cosine as it is written out (see cosineOf): the query's norm, and
+ * every slot's norm by column slot. While a block of products is still in cache, rather than in a
+ * second pass over the whole output. `largest` gathers the largest cosine written (NaN once any
+ * is NaN, as Math.max gives), which ranking takes as a bound on every relevance.
  */
 export interface CosineScale {
   queryNorm: number;
+  norms: Float64Array;
   largest: number;
 }
 
@@ -48,8 +49,6 @@ function allocate<T>(make: () => T): T {
 export interface Chunk {
   /** The chunk's vectors, slot × dim, over its whole capacity; replaced when it grows. */
   readonly vectors: Float32Array;
-  /** Each slot's norm (0 for a slot without a vector), over at least its capacity; replaced when it grows. */
-  readonly norms: Float64Array;
   /** The memory holding them, when the SIMD kernel reads them. */
   readonly memory: WebAssembly.Memory | null;
   /** Grows to `slots` slots, keeping every vector. */
@@ -66,7 +65,6 @@ export interface Chunk {
 /** A chunk in a plain Float32Array: the JS path, for small columns and runtimes without SIMD. */
 export class JsChunk implements Chunk {
   vectors: Float32Array;
-  norms: Float64Array;
   readonly memory = null;
 
   constructor(
@@ -74,16 +72,12 @@ export class JsChunk implements Chunk {
     slots: number,
   ) {
     this.vectors = allocate(() => new Float32Array(slots * dim));
-    this.norms = allocate(() => new Float64Array(slots));
   }
 
   grow(slots: number): void {
     const next = allocate(() => new Float32Array(slots * this.dim));
-    const norms = allocate(() => new Float64Array(slots));
     next.set(this.vectors);
-    norms.set(this.norms);
     this.vectors = next;
-    this.norms = norms;
   }
 
   view(slots: number): Float32Array {
@@ -98,7 +92,7 @@ export class JsChunk implements Chunk {
         out[at + s] = dot;
         continue;
       }
-      const cosine = cosineOf(dot, scale.queryNorm, this.norms[s]);
+      const cosine = cosineOf(dot, scale.queryNorm, scale.norms[at + s]);
       out[at + s] = cosine;
       scale.largest = Math.max(scale.largest, cosine);
     }
@@ -116,10 +110,10 @@ export class JsChunk implements Chunk {
 
 /**
  * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
- * kernel's results (RESULT_SLOTS float64), the norms of every slot the chunk can hold (float64,
- * read by the cosine pass where they lie; pages no slot has reached are never touched), then the
- * vectors, which alone grow, then the READ_AHEAD bytes the kernel reads past them: the memory
- * grows in place, by pages, up to the most the chunk can hold.
+ * kernel's results (RESULT_SLOTS float64), the norms of the vectors of a block of results (as
+ * many float64, copied in for the cosine pass), then the vectors, which alone grow, then the
+ * READ_AHEAD bytes the kernel reads past them: the memory grows in place, by pages, up to the
+ * most the chunk can hold.
  */
 export class WasmChunk implements Chunk {
   vectors: Float32Array;
@@ -129,7 +123,7 @@ export class WasmChunk implements Chunk {
   private readonly query: Float32Array;
   private readonly results: Float64Array;
   private readonly resultsAt: number;
-  readonly norms: Float64Array;
+  private readonly norms: Float64Array;
   private readonly normsAt: number;
   private readonly vectorsAt: number;
 
@@ -143,7 +137,7 @@ export class WasmChunk implements Chunk {
     maxSlots: number,
   ) {
     // Made as large as `slots` need, so that the query's and results' views below fit from the start.
-    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots, maxSlots), pagesFor(dim, maxSlots, maxSlots)));
+    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots), pagesFor(dim, maxSlots)));
     const kernel = instantiateDots(this.memory);
     const cosines = instantiateCosines(this.memory);
     if (kernel === null || cosines === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
@@ -151,17 +145,17 @@ export class WasmChunk implements Chunk {
     this.cosines = cosines;
     this.resultsAt = align16(dim * 4);
     this.normsAt = this.resultsAt + RESULT_SLOTS * 8;
-    this.vectorsAt = this.normsAt + align16(maxSlots * 8);
+    this.vectorsAt = this.normsAt + RESULT_SLOTS * 8;
     this.query = new Float32Array(this.memory.buffer, 0, dim);
     // Shared memories never move as they grow, so views made now stay valid.
     this.results = new Float64Array(this.memory.buffer, this.resultsAt, RESULT_SLOTS);
-    this.norms = new Float64Array(this.memory.buffer, this.normsAt, maxSlots);
+    this.norms = new Float64Array(this.memory.buffer, this.normsAt, RESULT_SLOTS);
     this.vectors = new Float32Array(0);
     this.grow(slots);
   }
 
   grow(slots: number): void {
-    const pages = pagesFor(this.dim, slots, this.norms.length);
+    const pages = pagesFor(this.dim, slots);
     const have = this.memory.buffer.byteLength / PAGE;
     if (pages > have) allocate(() => this.memory.grow(pages - have));
     this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
@@ -179,7 +173,10 @@ export class WasmChunk implements Chunk {
     for (let s = 0; s < count; s += RESULT_SLOTS) {
       const n = Math.min(RESULT_SLOTS, count - s);
       kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
-      if (scale !== null) scale.largest = Math.max(scale.largest, this.cosines(resultsAt, this.normsAt + s * 8, n, scale.queryNorm));
+      if (scale !== null) {
+        this.norms.set(scale.norms.subarray(at + s, at + s + n));
+        scale.largest = Math.max(scale.largest, this.cosines(resultsAt, this.normsAt, n, scale.queryNorm));
+      }
       out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
     }
   }
@@ -198,12 +195,9 @@ export class WasmChunk implements Chunk {
 
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
-/**
- * Bytes of a WasmChunk of `slots` slots that can grow to `maxSlots`: query, results, the norms of
- * `maxSlots` slots, vectors, and the room the kernel reads past them.
- */
-export function wasmChunkBytes(dim: number, slots: number, maxSlots: number): number {
-  return align16(dim * 4) + RESULT_SLOTS * 8 + align16(maxSlots * 8) + slots * dim * 4 + READ_AHEAD;
+/** Bytes of a WasmChunk of `slots` slots: query, results, their norms, vectors, and the room the kernel reads past them. */
+export function wasmChunkBytes(dim: number, slots: number): number {
+  return align16(dim * 4) + 2 * RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
 }
 
-const pagesFor = (dim: number, slots: number, maxSlots: number) => Math.ceil(wasmChunkBytes(dim, slots, maxSlots) / PAGE);
+const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);

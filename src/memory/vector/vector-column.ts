@@ -57,7 +57,7 @@ export class VectorColumn {
     this.simd = options.simd ?? "auto";
     this.prefaulter = options.prefaulter ?? null;
     this.chunkSlots = options.chunkSlots ?? Math.max(1, Math.floor(CHUNK_BYTES / (dim * 4)));
-    if (!Number.isSafeInteger(this.chunkSlots) || this.chunkSlots < 1 || wasmChunkBytes(dim, this.chunkSlots, this.chunkSlots) > MAX_PAGES * 65_536) {
+    if (!Number.isSafeInteger(this.chunkSlots) || this.chunkSlots < 1 || wasmChunkBytes(dim, this.chunkSlots) > MAX_PAGES * 65_536) {
       throw new Error(`a vector column's chunks must hold a whole number of slots, at least 1, within 4 GiB (got ${this.chunkSlots} slots of ${dim} floats)`);
     }
     this.grow(Math.max(capacity, 1));
@@ -73,19 +73,9 @@ export class VectorColumn {
     return this.chunks.length;
   }
 
-  /** Writes the vector of `slot`, and its norm, summed in the same lanes as every product so that cosines match relevanceScore. */
   set(slot: number, vector: ArrayLike<number>): void {
     const c = Math.floor(slot / this.chunkSlots);
-    const chunk = this.chunks[c];
-    const at = slot - c * this.chunkSlots;
-    chunk.vectors.set(vector, at * this.dim);
-    chunk.norms[at] = Math.sqrt(chunk.squaredNorm(at));
-  }
-
-  /** The norm of the vector of `slot`: 0 for a slot never set (or set to a vector of zeros). */
-  norm(slot: number): number {
-    const c = Math.floor(slot / this.chunkSlots);
-    return this.chunks[c].norms[slot - c * this.chunkSlots];
+    this.chunks[c].vectors.set(vector, (slot - c * this.chunkSlots) * this.dim);
   }
 
   /** The vector of `slot`: a view, valid until the column grows. */
@@ -170,12 +160,12 @@ export class VectorColumn {
   }
 
   /**
-   * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norm(slot))` for slots 0…count-1, written
+   * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norms[slot])` for slots 0…count-1, written
    * to out[slot]: the products made into cosines as they come, in one pass. Returns the largest
    * of them (NaN when any is NaN, -Infinity when there are none).
    */
-  cosines(query: ArrayLike<number>, queryNorm: number, count: number, out: Float64Array): number {
-    const scale = { queryNorm, largest: Number.NEGATIVE_INFINITY };
+  cosines(query: ArrayLike<number>, queryNorm: number, norms: Float64Array, count: number, out: Float64Array): number {
+    const scale = { queryNorm, norms, largest: Number.NEGATIVE_INFINITY };
     this.eachChunk(query, count, out, scale);
     return scale.largest;
   }
@@ -203,7 +193,6 @@ export class VectorColumn {
     this.chunks = this.chunks.map((chunk) => {
       const wasm = new WasmChunk(this.dim, chunk.vectors.length / this.dim, this.chunkSlots);
       wasm.vectors.set(chunk.vectors);
-      wasm.norms.set(chunk.norms);
       return wasm;
     });
     this.inWasm = true;

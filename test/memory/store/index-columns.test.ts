@@ -233,15 +233,13 @@ function contents(index: ScopeIndex): unknown {
   const upTo = <T extends { subarray(a: number, b: number): ArrayLike<number> }>(column: T) => Array.from(column.subarray(0, index.size));
   const columns = [
     index.createdAt, index.occurredAt, index.lastAccessedAt, index.importance, index.expiresAt, index.kind,
-    index.current, index.tokens, index.wordCount, index.contentWordCount, index.embeddingModel,
+    index.current, index.tokens, index.wordCount, index.contentWordCount, index.embeddingModel, index.embeddingNorm,
   ].map(upTo);
-  const norms = Array.from({ length: index.size }, (_, slot) => index.vectors?.norm(slot) ?? 0);
   const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
   return {
     ids: index.ids,
     sources: index.sources,
     columns,
-    norms,
     embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),
     models: index.models,
     kindSlots: index.kindSlots.map((k) => Array.from(k.slots.subarray(0, k.length))),
