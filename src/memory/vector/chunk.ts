@@ -12,7 +12,7 @@ import { sharedMemory } from "../../shared/wasm-encoding.js";
 /**
  * Products the kernel writes before they are copied out, at most: small enough to stay in cache
  * between the kernel's write, the cosine pass and the copy, large enough that the calls cost
- * nothing beside the pass over the vectors. Even, so that the cosine pass's pairs fit.
+ * nothing beside the pass over the vectors.
  */
 export const RESULT_SLOTS = 4096;
 
