@@ -8,7 +8,8 @@
  * looked, so the checks it makes (an id taken, a memory already corrected) and the default ids it
  * gives see every row in the file. SQLite's unique indexes back those checks up.
  */
-import { accessSync, closeSync, constants, openSync, readSync, rmSync, statSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { accessSync, closeSync, constants, linkSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { fileError, type RecollectError, userError } from "../../shared/errors.js";
@@ -94,11 +95,15 @@ function madeByOpenStore(store: MemoryStore): SqliteMemoryStore {
  * database, a damaged store, a newer store or a read-only one is refused with one message naming
  * the file, and left byte-identical with nothing new beside it. An empty file is refused rather
  * than made into a store, because it is more likely a mistake (a wrong path, a truncated copy)
- * than a wish; a store is created at a path that does not exist yet, and removed again when the
- * disk has no room to create it.
+ * than a wish; a store is created at a path that does not exist yet (see createStore), and
+ * nothing is left of it when the disk has no room to create it.
  */
 export function openStore(file: string, options: OpenStoreOptions): MemoryStore {
-  const existed = refuseNonStore(file);
+  let existed = refuseNonStore(file);
+  if (!existed && file !== ":memory:" && file !== "") {
+    createStore(file, options.tokenizer);
+    existed = true;
+  }
   // Read-only first: switching the journal mode or migrating writes to the file.
   if (existed) identifyStore(file);
   const db = openConnection(file, options.tokenizer, existed);
@@ -177,6 +182,41 @@ export function storeOn(db: Database.Database, statements: Statements, file: str
 }
 
 /** Refuses what cannot be a store before SQLite opens it; true when `file` exists (a regular file, then). */
+/**
+ * Creates a store at `file`, which did not exist: made under a name of its own beside it, then
+ * linked into place whole. Another process opening the path meanwhile never finds it half-made
+ * (an empty file, which it would refuse), and two processes creating one path at once end with
+ * one store, the first linked, which both then open.
+ */
+function createStore(file: string, tokenizer: TokenCounter): void {
+  const making = `${file}.${randomUUID()}.new`;
+  let db: Database.Database;
+  try {
+    db = new Database(making);
+  } catch (error) {
+    removeNewStore(making);
+    throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
+  }
+  try {
+    try {
+      migrate(db, file, tokenizer);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    removeNewStore(making);
+    throw openError(file, error);
+  }
+  try {
+    linkSync(making, file);
+  } catch (error) {
+    // Another process linked its store first: that one is opened.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fileError(file, `cannot create the memory store (${(error as Error).message})`, { cause: error });
+  } finally {
+    removeNewStore(making);
+  }
+}
+
 function refuseNonStore(file: string): boolean {
   // "" (SQLite's temporary database) needs no test of its own: no file is named "", so it passes as absent.
   if (file === ":memory:") return false;
@@ -229,9 +269,10 @@ function isDiskTrouble(error: unknown): boolean {
 }
 
 /**
- * Removes a store this call created and could not finish, so a full disk leaves no half-made file.
- * Only after disk trouble: a store that failed for a lock may have been created meanwhile by
- * another process, and is then its own.
+ * Removes a store this process made and could not finish, or one made under a name of its own
+ * (see createStore), so a full disk leaves no half-made file. Only after disk trouble or one's own
+ * name: a store that failed for a lock may have been created meanwhile by another process, and is
+ * then its own.
  */
 function removeNewStore(file: string): void {
   for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
