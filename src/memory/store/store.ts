@@ -181,7 +181,6 @@ export function storeOn(db: Database.Database, statements: Statements, file: str
   return new SqliteMemoryStore(db, statements, file, tokenizer, release);
 }
 
-/** Refuses what cannot be a store before SQLite opens it; true when `file` exists (a regular file, then). */
 /**
  * Creates a store at `file`, which did not exist: made under a name of its own beside it, then
  * linked into place whole. Another process opening the path meanwhile never finds it half-made
@@ -217,6 +216,7 @@ function createStore(file: string, tokenizer: TokenCounter): void {
   }
 }
 
+/** Refuses what cannot be a store before SQLite opens it; true when `file` exists (a regular file, then). */
 function refuseNonStore(file: string): boolean {
   // "" (SQLite's temporary database) needs no test of its own: no file is named "", so it passes as absent.
   if (file === ":memory:") return false;
