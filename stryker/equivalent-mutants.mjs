@@ -592,9 +592,9 @@ export const EQUIVALENT_MUTANTS = [
   // Store: the index's score buffers and growth.
   {
     file: "src/memory/store/index-columns.ts",
-    code: "spare.values.length >= this.size",
+    code: "spares[i].values.length < this.size",
     mutator: "EqualityOperator",
-    replacements: ["spare.values.length > this.size"],
+    replacements: ["spares[i].values.length <= this.size"],
     reason: "a spare of exactly the size is dropped for a new zeroed buffer, which only allocates",
   },
   {

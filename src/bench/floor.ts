@@ -31,25 +31,16 @@ function sumModuleBytes(): Uint8Array<ArrayBuffer> {
   return wasm.oneFunctionModule({ name: "sum", params: [wasm.I32, wasm.I32], results: [wasm.F64], locals: [[1, wasm.I32], [4, wasm.V128]], code });
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
-/** The sum module, compiled once; null where the runtime has no SIMD. */
-function sumModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = sumModuleBytes();
-    compiled = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-  }
-  return compiled;
-}
+/** The sum module, compiled once. */
+const summer = wasm.compiledOnce<(ptr: number, floats: number) => number>("sum", sumModuleBytes);
 
 /**
  * A SIMD summer over views into `memory` (as the chunks of large embedding columns are): the
  * whole multiples of sixteen floats in SIMD, any rest in JS. Null where the runtime has no SIMD.
  */
 export function simdSummer(memory: WebAssembly.Memory): ((values: Float32Array) => number) | null {
-  const module = sumModule();
-  if (module === null) return null;
-  const sum = new WebAssembly.Instance(module, { env: { memory } }).exports.sum as (ptr: number, floats: number) => number;
+  const sum = summer.bind(memory);
+  if (sum === null) return null;
   return (values) => {
     if (values.buffer !== memory.buffer || values.byteOffset % 16 !== 0) {
       throw new Error("simdSummer: values must be a 16-aligned view of the memory");

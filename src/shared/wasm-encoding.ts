@@ -94,6 +94,29 @@ export function oneFunctionModule(fn: OneFunction): Uint8Array<ArrayBuffer> {
   ]);
 }
 
+/**
+ * A one-function module (see oneFunctionModule) made from `bytes` and compiled on first use, and
+ * its function bound to a memory: `bind` gives null where the runtime has no WebAssembly or
+ * rejects the bytes (as one without SIMD rejects SIMD instructions), and `available` says which.
+ */
+export function compiledOnce<F>(name: string, bytes: () => Uint8Array<ArrayBuffer>): { available(): boolean; bind(memory: WebAssembly.Memory): F | null } {
+  let compiled: WebAssembly.Module | null | undefined;
+  const module = (): WebAssembly.Module | null => {
+    if (compiled === undefined) {
+      const made = bytes();
+      compiled = typeof WebAssembly === "object" && WebAssembly.validate(made) ? new WebAssembly.Module(made) : null;
+    }
+    return compiled;
+  };
+  return {
+    available: () => module() !== null,
+    bind(memory) {
+      const compiledModule = module();
+      return compiledModule === null ? null : (new WebAssembly.Instance(compiledModule, { env: { memory } }).exports[name] as F);
+    },
+  };
+}
+
 /** The most pages (64 KiB each) a 32-bit WebAssembly memory can hold: 4 GiB. */
 export const MAX_PAGES = 65_536;
 

@@ -191,13 +191,11 @@ export class ScopeIndex {
    * releaseScores once ranked.
    */
   scoresBuffer(overwrites = false): Float64Array {
-    const fits = this.spareScores.filter((spare) => spare.values.length >= this.size);
+    const spares = this.spareScores;
     // Spares too short for the scope as it is now are dropped.
-    this.spareScores.length = 0;
+    for (let i = spares.length - 1; i >= 0; i--) if (spares[i].values.length < this.size) spares.splice(i, 1);
     // A spare that needs no zeroing first: one left with values for a caller that overwrites them, a clean one otherwise.
-    const at = Math.max(0, fits.findIndex((spare) => (spare.dirty > 0) === overwrites));
-    const [taken] = fits.splice(at, 1);
-    this.spareScores.push(...fits);
+    const [taken] = spares.splice(Math.max(0, spares.findIndex((spare) => (spare.dirty > 0) === overwrites)), 1);
     if (taken === undefined) return new Float64Array(this.capacity);
     if (!overwrites) taken.values.fill(0, 0, taken.dirty);
     return taken.values;

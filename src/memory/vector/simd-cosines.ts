@@ -67,14 +67,9 @@ export function simdCosinesModuleBytes(): Uint8Array<ArrayBuffer> {
 
 export type CosinesKernel = (products: number, norms: number, count: number, queryNorm: number) => number;
 
-let compiled: WebAssembly.Module | null | undefined;
+const pass = wasm.compiledOnce<CosinesKernel>("cosines", simdCosinesModuleBytes);
 
 /** The pass bound to `memory`, or null where this runtime lacks WebAssembly SIMD. Compiled once. */
 export function instantiateCosines(memory: WebAssembly.Memory): CosinesKernel | null {
-  if (compiled === undefined) {
-    const bytes = simdCosinesModuleBytes();
-    compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-  }
-  if (compiled === null) return null;
-  return new WebAssembly.Instance(compiled, { env: { memory } }).exports.cosines as CosinesKernel;
+  return pass.bind(memory);
 }

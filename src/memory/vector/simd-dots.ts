@@ -17,6 +17,7 @@ import {
   BLOCK,
   BR,
   BR_IF,
+  compiledOnce,
   END,
   F32,
   F32_ADD,
@@ -153,26 +154,14 @@ export function simdDotsModuleBytes(): Uint8Array<ArrayBuffer> {
 
 export type DotsKernel = (vectors: number, dim: number, count: number, query: number, out: number) => number;
 
-let compiled: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel, or null where this runtime lacks WebAssembly SIMD. Compiled once. */
-function simdModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = simdDotsModuleBytes();
-    compiled = typeof WebAssembly === "object" && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-  }
-  return compiled;
-}
+const kernel = compiledOnce<DotsKernel>("dots", simdDotsModuleBytes);
 
 /** Whether this runtime has WebAssembly SIMD, so that instantiateDots gives a kernel. */
 export function hasSimd(): boolean {
-  return simdModule() !== null;
+  return kernel.available();
 }
 
-/** The kernel bound to `memory`, or null when SIMD is unavailable. */
+/** The kernel bound to `memory`, or null when SIMD is unavailable. Compiled once. */
 export function instantiateDots(memory: WebAssembly.Memory): DotsKernel | null {
-  const module = simdModule();
-  if (module === null) return null;
-  const instance = new WebAssembly.Instance(module, { env: { memory } });
-  return instance.exports.dots as DotsKernel;
+  return kernel.bind(memory);
 }
