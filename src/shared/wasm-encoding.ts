@@ -53,7 +53,8 @@ export const [F32_ADD, F32_MUL, F32_LOAD, F64_ADD, F64_STORE, F64_PROMOTE_F32] =
 export const [F64_LOAD, F64_CONST, F64_EQ, F64_MUL, F64_DIV, F64_MAX, SELECT] = [0x2b, 0x44, 0x61, 0xa2, 0xa3, 0xa5, 0x1b];
 // SIMD opcodes, written after the prefix by simd().
 export const [V128_LOAD, V128_STORE, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, F32X4_MUL] = [0x00, 0x0b, 0x0c, 0x1f, 0xe4, 0xe6];
-export const [F64X2_SPLAT, F64X2_EXTRACT_LANE, F64X2_EQ, V128_ANDNOT, F64X2_MUL, F64X2_DIV, F64X2_MAX] = [0x14, 0x21, 0x47, 0x4f, 0xf2, 0xf3, 0xf5];
+export const [F64X2_SPLAT, F64X2_EXTRACT_LANE, F64X2_EQ, F64X2_NE, V128_ANDNOT, V128_OR, V128_ANY_TRUE] = [0x14, 0x21, 0x47, 0x48, 0x4f, 0x50, 0x53];
+export const [F64X2_MUL, F64X2_DIV, F64X2_PMAX] = [0xf2, 0xf3, 0xf7];
 
 /** local.get and local.set of local `l`. */
 export const get = (l: number) => [0x20, ...uleb(l)];
