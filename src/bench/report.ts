@@ -29,7 +29,7 @@ function requirements(report: BenchReport): Cell[][] {
   if (growth) rows.push(["full block p50, N=1,000,000 ÷ N=100,000 ≤ 12", growth.ratio, growth.ratio <= 12 ? "yes" : "NO"]);
   for (const s of report.sizes.filter((x) => x.size >= 100_000)) {
     rows.push([`ingest (no tokenising) vs FTS5 insert at N=${n(s.size)} ≥ 1`, s.ratios.ingestVsFts5, s.ratios.ingestVsFts5 >= 1 ? "yes" : "NO"]);
-    rows.push([`embedding p50 ÷ its floor at N=${n(s.size)} ≤ 1.15`, s.ratios.embeddingVsFloor, s.ratios.embeddingVsFloor <= 1.15 ? "yes" : "NO"]);
+    rows.push([`embedding ÷ its floor (median of the rounds) at N=${n(s.size)} ≤ 1.15`, s.ratios.embeddingVsFloor, s.ratios.embeddingVsFloor <= 1.15 ? "yes" : "NO"]);
   }
   for (const s of report.sizes.filter((x) => x.size >= 1_000_000)) {
     const nonVector = s.resident.nonVectorPerMillionMb;
@@ -66,15 +66,20 @@ export function renderMarkdown(report: BenchReport): string {
     "",
   );
   out.push("## Ratios", "");
-  out.push("Peer ÷ recollect: above 1 means recollect is faster. Embedding ÷ floor: 1 is the floor itself.", "");
+  out.push(
+    "Peer ÷ recollect: above 1 means recollect is faster. Embedding ÷ floor: 1 is the floor itself; the median of " +
+      "each round's ratio (the two ran back to back), with the ratio of the two p50s beside it.",
+    "",
+  );
   out.push(
     markdownTable(
-      ["N", "stream vs FTS5", "ingest vs FTS5", "embedding ÷ floor", "kernel", "ingest/s", "FTS5 insert/s", "peak RSS after ingest (MB)"],
+      ["N", "stream vs FTS5", "ingest vs FTS5", "embedding ÷ floor", "p50 ÷ p50", "kernel", "ingest/s", "FTS5 insert/s", "peak RSS after ingest (MB)"],
       sizes.map((s): Cell[] => [
         s.size,
         s.ratios.streamVsFts5,
         s.ratios.ingestVsFts5,
         s.ratios.embeddingVsFloor,
+        s.ratios.embeddingVsFloorP50,
         s.simd ? "wasm SIMD" : "JS",
         s.ingestPerSecond.recollect,
         s.ingestPerSecond.fts5,

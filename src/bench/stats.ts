@@ -25,13 +25,10 @@ export function summarise(samplesMs: readonly number[]): Latency {
  * Times each of `runs` on input i = 0, 1, … in turn, one after the other for each i (starting
  * with a different one each time), so that compared figures share the machine's moments on a
  * noisy machine. Stops after `count` rounds, or once `budgetMs` has passed and at least
- * `minRuns` rounds were timed, after `warmup` untimed rounds. The report says how many runs each
- * figure rests on.
+ * `minRuns` rounds were timed, after `warmup` untimed rounds. Gives each run's times in ms, round
+ * by round (see medianRatio); the report says how many runs each figure rests on.
  */
-export function timeInterleaved(
-  runs: readonly ((i: number) => void)[],
-  options: { count: number; budgetMs: number; warmup?: number; minRuns?: number },
-): Latency[] {
+export function timeRounds(runs: readonly ((i: number) => void)[], options: InterleaveOptions): number[][] {
   const warmup = options.warmup ?? 3;
   for (let i = 0; i < warmup; i++) for (const run of runs) run(i);
   const samples = runs.map((): number[] => []);
@@ -45,7 +42,30 @@ export function timeInterleaved(
     }
     if (performance.now() - started > options.budgetMs && round + 1 >= (options.minRuns ?? 5)) break;
   }
-  return samples.map(summarise);
+  return samples;
+}
+
+export interface InterleaveOptions {
+  count: number;
+  budgetMs: number;
+  warmup?: number;
+  minRuns?: number;
+}
+
+/** timeRounds, each run's times summarised. */
+export function timeInterleaved(runs: readonly ((i: number) => void)[], options: InterleaveOptions): Latency[] {
+  return timeRounds(runs, options).map(summarise);
+}
+
+/**
+ * The median over rounds of a's time ÷ b's time in the same round (times from timeRounds). Each
+ * pair ran back to back, so a drift of the machine's speed across the run (a memory bandwidth
+ * that moves by a quarter between runs here) divides out, where a ratio of two medians keeps it.
+ */
+export function medianRatio(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new Error(`medianRatio: ${a.length} times against ${b.length}`);
+  const ratios = a.map((x, i) => x / b[i]).sort((x, y) => x - y);
+  return percentileSorted(ratios, 50);
 }
 
 /**

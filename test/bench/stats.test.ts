@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cpuMsSince, percentileSorted, summarise, timeInterleaved } from "../../src/bench/stats.js";
+import { cpuMsSince, medianRatio, percentileSorted, summarise, timeInterleaved, timeRounds } from "../../src/bench/stats.js";
 
 describe("latency summary", () => {
   it("takes nearest-rank percentiles", () => {
@@ -17,6 +17,19 @@ describe("interleaved timing", () => {
     const latencies = timeInterleaved([(i) => calls.push(`a${i}`), (i) => calls.push(`b${i}`)], { count: 3, budgetMs: 60_000, warmup: 1 });
     expect(calls).toEqual(["a0", "b0", "a1", "b1", "b2", "a2", "a3", "b3"]);
     expect(latencies.map((l) => l.n)).toEqual([3, 3]);
+  });
+
+  it("gives each run's times round by round, and runs at least minRuns rounds past the budget", () => {
+    const rounds = timeRounds([() => {}, () => {}], { count: 50, budgetMs: 0, warmup: 0, minRuns: 7 });
+    expect(rounds.map((times) => times.length)).toEqual([7, 7]);
+  });
+
+  it("takes the median of each round's ratio, so that the machine's speed in each round divides out", () => {
+    // a costs 1.1 times b in every round but one, while the machine's speed moves fourfold.
+    expect(medianRatio([110, 440, 110, 900, 440], [100, 400, 100, 400, 400])).toBeCloseTo(1.1, 12);
+    // Rounds in their order: [9, 1, 5] ÷ [1, 1, 1] has the median 5.
+    expect(medianRatio([9, 1, 5], [1, 1, 1])).toBe(5);
+    expect(() => medianRatio([1], [1, 2])).toThrow("1 times against 2");
   });
 });
 
