@@ -53,7 +53,7 @@ export function renderMarkdown(report: BenchReport): string {
     "Stream = streamPreset (pooled score order, top 5, touch on) with bm25 or 384-dim embedding relevance. " +
       "FTS5 = the same rows in an SQLite FTS5 table (text indexed, every other column stored), `bm25()` top 5 for an " +
       "OR of the query's words. Full = fullPolicy (the per-kind block). The floor is one pass over the same " +
-      "embeddings (a SIMD sum where the kernel is SIMD). Figures compared with each other were interleaved query by " +
+      "embeddings (a SIMD sum where the kernel is SIMD: the fastest read of the bytes found, in four streams). Figures compared with each other were interleaved query by " +
       "query (batch by batch for ingest) in this process, after untimed rounds (for ingest, one batch into a store and " +
       "an FTS5 table that are then thrown away), so that no figure includes compiling its code.",
     "",

@@ -48,7 +48,7 @@ export const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm
 // Control: a block's or an if's type VOID takes and leaves nothing; branches name their depth.
 export const [BLOCK, LOOP, IF, END, BR, BR_IF, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x40];
 export const [I32_ADD, I32_SUB, I32_MUL, I32_AND, I32_XOR, I32_LT_U, I32_GE_U, I32_GT_U, I32_SHL] = [0x6a, 0x6b, 0x6c, 0x71, 0x73, 0x49, 0x4f, 0x4b, 0x74];
-export const I32_LOAD = 0x28;
+export const [I32_LOAD, I32_SHR_U] = [0x28, 0x76];
 export const [F32_ADD, F32_MUL, F32_LOAD, F64_ADD, F64_STORE, F64_PROMOTE_F32] = [0x92, 0x94, 0x2a, 0xa0, 0x39, 0xbb];
 export const [F64_LOAD, F64_CONST, F64_EQ, F64_MUL, F64_DIV, F64_MAX, SELECT] = [0x2b, 0x44, 0x61, 0xa2, 0xa3, 0xa5, 0x1b];
 // SIMD opcodes, written after the prefix by simd().

@@ -11,11 +11,14 @@ function inWasm(values: number[]): { vectors: Float32Array; wasmMemory: WebAssem
 }
 
 describe("the one-pass floor", () => {
-  it("sums a view of wasm memory in SIMD, a rest past the multiples of sixteen included", () => {
-    const values = Array.from({ length: 37 }, (_, i) => i + 1);
-    const { vectors, wasmMemory } = inWasm(values);
-    expect(simdSummer(wasmMemory)?.(vectors)).toBe((37 * 38) / 2);
-    expect(plainSum(Float32Array.from(values))).toBe((37 * 38) / 2);
+  it("sums a view of wasm memory in SIMD as four parts read together, a rest past them included", () => {
+    // Four parts of 32, then a rest of 21; and fewer than four sixteens, all in the rest.
+    for (const length of [149, 37]) {
+      const values = Array.from({ length }, (_, i) => i + 1);
+      const { vectors, wasmMemory } = inWasm(values);
+      expect(simdSummer(wasmMemory)?.(vectors), `${length} values`).toBe((length * (length + 1)) / 2);
+      expect(plainSum(Float32Array.from(values))).toBe((length * (length + 1)) / 2);
+    }
   });
 
   it("refuses a view of another memory or off a 16-byte boundary", () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { relevanceScore } from "../../../src/memory/scoring.js";
 import { cosineOf, dotLanes } from "../../../src/memory/vector/lanes.js";
 import { type CosinesKernel, simdCosinesModuleBytes } from "../../../src/memory/vector/simd-cosines.js";
-import { type DotsKernel, READ_AHEAD, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
+import { type DotsKernel, READ_AHEAD, STREAMS, simdDotsModuleBytes } from "../../../src/memory/vector/simd-dots.js";
 import { CHUNK_BYTES, SIMD_MIN_FLOATS, VectorColumn } from "../../../src/memory/vector/vector-column.js";
 import { RESULT_SLOTS } from "../../../src/memory/vector/chunk.js";
 import { Prefaulter } from "../../../src/memory/vector/prefault.js";
@@ -63,21 +63,24 @@ describe("the SIMD kernel", () => {
   });
 
   // Built here rather than through a column, whose kernel is compiled once and cached.
-  it("computes dotLanes for each vector at 4-byte strides, for every dim 1…40", () => {
+  // Counts below, at and past multiples of STREAMS: the kernel reads one vector from each of
+  // STREAMS equal parts at a time, and those past the parts one at a time.
+  it("computes dotLanes for each vector at 4-byte strides, for every dim 1…40 and count 0…19", () => {
     const memory = sharedMemory(1);
     const module = new WebAssembly.Module(simdDotsModuleBytes());
     const dots = new WebAssembly.Instance(module, { env: { memory } }).exports.dots as DotsKernel;
-    const count = 3;
     for (let dim = 1; dim <= 40; dim++) {
-      const [query, ...vectors] = randomVectors(1 + count, dim, dim);
-      const vectorsAt = 16 * Math.ceil(dim / 4) + 4; // past the query, and 4 bytes off a 16-byte boundary
-      const outAt = 2048;
-      new Float32Array(memory.buffer, 0, dim).set(query);
-      new Float32Array(memory.buffer, vectorsAt, count * dim).set(vectors.flat());
-      new Float64Array(memory.buffer, outAt, count + 1).fill(-1);
-      dots(vectorsAt, dim, count, 0, outAt);
-      const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
-      expect(Array.from(new Float64Array(memory.buffer, outAt, count + 1)), `dim ${dim}`).toEqual([...expected, -1]);
+      for (let count = 0; count <= 2 * STREAMS + 3; count++) {
+        const [query, ...vectors] = randomVectors(1 + count, dim, 100 * dim + count);
+        const vectorsAt = 16 * Math.ceil(dim / 4) + 4; // past the query, and 4 bytes off a 16-byte boundary
+        const outAt = 8192;
+        new Float32Array(memory.buffer, 0, dim).set(query);
+        new Float32Array(memory.buffer, vectorsAt, count * dim).set(vectors.flat());
+        new Float64Array(memory.buffer, outAt, count + 1).fill(-1);
+        dots(vectorsAt, dim, count, 0, outAt);
+        const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
+        expect(Array.from(new Float64Array(memory.buffer, outAt, count + 1)), `dim ${dim}, count ${count}`).toEqual([...expected, -1]);
+      }
     }
   });
 
@@ -113,7 +116,8 @@ describe("the SIMD kernel", () => {
     const module = new WebAssembly.Module(simdDotsModuleBytes());
     const dots = new WebAssembly.Instance(module, { env: { memory } }).exports.dots as DotsKernel;
     const dim = 16;
-    const count = 4;
+    // A vector from each part, and one past the parts.
+    const count = STREAMS + 1;
     const [query, ...vectors] = randomVectors(1 + count, dim, 7);
     new Float32Array(memory.buffer, 0, dim).set(query);
     const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
