@@ -5,7 +5,7 @@
  * fastest found: four streams, each a quarter of the values, each reading one word 512 bytes
  * ahead of every 64 it adds, as the kernel reads ahead. Over 2.6M × 384 it read in 0.92–0.93 of
  * the time of two streams without reading ahead, and that in 0.82–0.85 of one stream's. Two
- * streams reading ahead were as fast (0.93); eight streams were slower (0.99-1.00). The kernel
+ * streams reading ahead were as fast (0.93); eight streams were slower (0.99–1.00). The kernel
  * reads eight streams (see memory/vector/simd-dots.ts), which is faster for it; so a floor that
  * read as it does would be no floor.
  */

@@ -129,7 +129,7 @@ function body(): number[] {
  * `slot` emits the slot's index.
  */
 function products(emit: (...parts: number[][]) => void, vectors: number, slot: (t: number) => void): void {
-  const streams = BASE.slice(0, vectors).map((_, t) => t);
+  const streams = Array.from({ length: vectors }, (_, t) => t);
   for (const acc of ACC.slice(0, 2 * vectors)) emit(simd(V128_CONST, ...new Array(16).fill(0)), set(acc));
   for (const t of streams) emit(get(BASE[t]), set(P[t]));
   emit(get(QUERY), set(Q), i32(0), set(I));
