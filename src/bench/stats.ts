@@ -21,6 +21,14 @@ export function summarise(samplesMs: readonly number[]): Latency {
   return { n: sorted.length, p50: percentileSorted(sorted, 50), p95: percentileSorted(sorted, 95), mean };
 }
 
+/** How many rounds timeRounds times, and the untimed rounds before them. */
+export interface InterleaveOptions {
+  count: number;
+  budgetMs: number;
+  warmup?: number;
+  minRuns?: number;
+}
+
 /**
  * Times each of `runs` on input i = 0, 1, … in turn, one after the other for each i (starting
  * with a different one each time), so that compared figures share the machine's moments on a
@@ -43,13 +51,6 @@ export function timeRounds(runs: readonly ((i: number) => void)[], options: Inte
     if (performance.now() - started > options.budgetMs && round + 1 >= (options.minRuns ?? 5)) break;
   }
   return samples;
-}
-
-export interface InterleaveOptions {
-  count: number;
-  budgetMs: number;
-  warmup?: number;
-  minRuns?: number;
 }
 
 /** timeRounds, each run's times summarised. */
