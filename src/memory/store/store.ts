@@ -189,28 +189,29 @@ export function storeOn(db: Database.Database, statements: Statements, file: str
  */
 function createStore(file: string, tokenizer: TokenCounter): void {
   const making = `${file}.${randomUUID()}.new`;
-  let db: Database.Database;
+  // The name of its own goes in every case: linked into place, or left unfinished.
   try {
-    db = new Database(making);
-  } catch (error) {
-    removeNewStore(making);
-    throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
-  }
-  try {
+    let db: Database.Database;
     try {
-      migrate(db, file, tokenizer);
-    } finally {
-      db.close();
+      db = new Database(making);
+    } catch (error) {
+      throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
     }
-  } catch (error) {
-    removeNewStore(making);
-    throw openError(file, error);
-  }
-  try {
-    linkSync(making, file);
-  } catch (error) {
-    // Another process linked its store first: that one is opened.
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fileError(file, `cannot create the memory store (${(error as Error).message})`, { cause: error });
+    try {
+      try {
+        migrate(db, file, tokenizer);
+      } finally {
+        db.close();
+      }
+    } catch (error) {
+      throw openError(file, error);
+    }
+    try {
+      linkSync(making, file);
+    } catch (error) {
+      // Another process linked its store first: that one is opened.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fileError(file, `cannot create the memory store (${(error as Error).message})`, { cause: error });
+    }
   } finally {
     removeNewStore(making);
   }
