@@ -266,9 +266,9 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/store/access-order.ts",
-    code: "Math.max(needed, this.version.length * 2)",
+    code: "Math.max(slot + 1, this.version.length * 2)",
     mutator: "MethodExpression",
-    replacements: ["Math.min(needed, this.version.length * 2)"],
+    replacements: ["Math.min(slot + 1, this.version.length * 2)"],
     reason: "doubling only spares reallocations; any length past the slot holds the same versions",
   },
   {

@@ -13,6 +13,7 @@
  * once they outnumber the live ones.
  */
 import { KINDS } from "../types.js";
+import { grownArray } from "./grown-array.js";
 
 /** Importance scores in [0, 1] fall into this many groups per kind: the levels 0, 0.1, …, 1. */
 export const IMPORTANCE_LEVELS = 11;
@@ -23,9 +24,9 @@ export function importanceLevel(importanceScore: number): number {
 
 /** Parallel arrays of entries: slot, key (last access) and slot version when added. */
 interface Entries {
-  slots: Int32Array<ArrayBuffer>;
-  keys: Float64Array<ArrayBuffer>;
-  versions: Uint32Array<ArrayBuffer>;
+  slots: Int32Array;
+  keys: Float64Array;
+  versions: Uint32Array;
 }
 
 function entries(capacity: number): Entries {
@@ -107,11 +108,10 @@ export class AccessRun {
 
   private reserve(capacity: number): void {
     if (capacity <= this.slots.length) return;
-    const next = entries(Math.max(capacity, this.slots.length * 2, 16));
-    next.slots.set(this.slots.subarray(0, this.length));
-    next.keys.set(this.keys.subarray(0, this.length));
-    next.versions.set(this.versions.subarray(0, this.length));
-    ({ slots: this.slots, keys: this.keys, versions: this.versions } = next);
+    const grown = Math.max(capacity, this.slots.length * 2, 16);
+    this.slots = grownArray(this.slots, grown);
+    this.keys = grownArray(this.keys, grown);
+    this.versions = grownArray(this.versions, grown);
   }
 }
 
@@ -124,10 +124,7 @@ export class AccessOrder {
   /** Adds a current memory. */
   add(slot: number, kind: number, importanceScore: number, lastAccessedAt: number): void {
     if (slot >= this.version.length) {
-      const needed = slot + 1;
-      const grown = new Uint32Array(Math.max(needed, this.version.length * 2));
-      grown.set(this.version);
-      this.version = grown;
+      this.version = grownArray(this.version, Math.max(slot + 1, this.version.length * 2));
     }
     const run = this.runOf(kind, importanceScore);
     run.minImportance = Math.min(run.minImportance, importanceScore);

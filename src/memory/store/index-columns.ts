@@ -10,6 +10,7 @@ import { KINDS, type Kind, type Memory } from "../types.js";
 import type { Prefaulter } from "../vector/prefault.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
+import { grownArray, newArray } from "./grown-array.js";
 import { Postings } from "./postings.js";
 import { type ColumnArray, type IndexedColumns, MEMORY_ROW } from "./schema.js";
 
@@ -196,7 +197,7 @@ export class ScopeIndex {
     for (let i = spares.length - 1; i >= 0; i--) if (spares[i].values.length < this.size) spares.splice(i, 1);
     // A spare that needs no zeroing first: one left with values for a caller that overwrites them, a clean one otherwise.
     const [taken] = spares.splice(Math.max(0, spares.findIndex((spare) => (spare.dirty > 0) === overwrites)), 1);
-    if (taken === undefined) return new Float64Array(this.capacity);
+    if (taken === undefined) return newArray(Float64Array, this.capacity);
     if (!overwrites) taken.values.fill(0, 0, taken.dirty);
     return taken.values;
   }
@@ -282,10 +283,9 @@ export class ScopeIndex {
     const columns = this.columns();
     for (const { name, array, fill } of TYPED) {
       const previous = columns[name];
-      // A new typed array is zeroed by pages the system hands out untouched: filling the room past
-      // the old length with zeros again would make all of it resident before any slot is used.
-      const next = new array(capacity);
-      next.set(previous);
+      // The room past the old length comes zeroed in pages the system hands out untouched:
+      // filling it with zeros again would make all of it resident before any slot is used.
+      const next = grownArray(previous, capacity);
       if (fill !== 0) next.fill(fill, previous.length);
       columns[name] = next;
     }
@@ -311,11 +311,7 @@ export class KindSlots {
   length = 0;
 
   push(slot: number): void {
-    if (this.length === this.slots.length) {
-      const next = new Int32Array(this.length * 2);
-      next.set(this.slots);
-      this.slots = next;
-    }
+    if (this.length === this.slots.length) this.slots = grownArray(this.slots, this.length * 2);
     this.slots[this.length++] = slot;
   }
 }

@@ -12,6 +12,7 @@
  * with no string cut out and hashed anew.
  */
 import { ASCII_LOWER, AsciiWordCursor, isAscii, STOPWORDS, tokenizeWords, wordHash } from "../words.js";
+import { grownArray, newArray } from "./grown-array.js";
 
 /**
  * A word's slots in increasing order, a slot repeated once per occurrence of the word in it: a
@@ -138,20 +139,14 @@ export class Postings {
   private keepChars(source: string, from: number, to: number): number {
     const start = this.charsUsed;
     if (start + to - from > this.chars.length) {
-      const grown = new Uint16Array(2 * Math.max(this.chars.length, start + to - from));
-      grown.set(this.chars.subarray(0, start));
-      this.chars = grown;
+      this.chars = grownArray(this.chars, 2 * Math.max(this.chars.length, start + to - from));
     }
     for (let k = from; k < to; k++) this.chars[this.charsUsed++] = lowered(source.charCodeAt(k));
     return start;
   }
 
   private addRecord(word: number, stop: boolean): void {
-    if (RECORD * (word + 1) > this.records.length) {
-      const grown = new Int32Array(2 * this.records.length);
-      grown.set(this.records);
-      this.records = grown;
-    }
+    if (RECORD * (word + 1) > this.records.length) this.records = grownArray(this.records, 2 * this.records.length);
     const at = RECORD * word;
     this.records[at] = this.reserve(FIRST_ROOM);
     this.records[at + 1] = 0;
@@ -185,7 +180,7 @@ export class Postings {
     if (this.slabUsed + room > this.slab.length) {
       let kept = room;
       for (let word = 0; word < this.words; word++) kept += this.records[RECORD * word + 2];
-      const packed = new Int32Array(Math.max(2 * kept, FIRST_SLAB));
+      const packed = newArray(Int32Array, Math.max(2 * kept, FIRST_SLAB));
       let used = 0;
       for (let word = 0; word < this.words; word++) {
         const at = RECORD * word;
@@ -206,7 +201,7 @@ export class Postings {
 
   private rehash(): void {
     const old = this.cells;
-    this.cells = new Int32Array(2 * old.length).fill(EMPTY);
+    this.cells = newArray(Int32Array, 2 * old.length).fill(EMPTY);
     const mask = this.cells.length / CELL - 1;
     for (let from = 0; from < old.length; from += CELL) {
       if (old[from] === EMPTY) continue;

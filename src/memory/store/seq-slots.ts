@@ -1,3 +1,5 @@
+import { grownArray } from "./grown-array.js";
+
 /**
  * The row number (seq) of each slot of one scope's index. Slots are added in seq order, so the
  * list is increasing and a row's slot is found by binary search. It lets the store find a slot
@@ -13,11 +15,7 @@ export class SeqSlots {
     if (this.length > 0 && seq <= this.seqs[this.length - 1]) {
       throw new Error(`row ${seq} is not past row ${this.seqs[this.length - 1]}: slots must be added in row order`);
     }
-    if (this.length === this.seqs.length) {
-      const next = new Float64Array(this.length * 2);
-      next.set(this.seqs);
-      this.seqs = next;
-    }
+    if (this.length === this.seqs.length) this.seqs = grownArray(this.seqs, this.length * 2);
     this.seqs[this.length++] = seq;
   }
 
