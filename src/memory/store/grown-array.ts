@@ -31,6 +31,7 @@ interface GrowableBuffer extends SharedArrayBuffer {
   grow(bytes: number): void;
 }
 const Growable = SharedArrayBuffer as unknown as new (bytes: number, options: { maxByteLength: number }) => GrowableBuffer;
+const isGrowable = (buffer: ArrayBufferLike): buffer is GrowableBuffer => (buffer as Partial<GrowableBuffer>).growable === true;
 
 /** A zeroed array of `length` elements of `type`: mapped when it is large. */
 export function newArray<A extends GrownArray>(type: GrownArrayType<A>, length: number): A {
@@ -47,10 +48,9 @@ export function newArray<A extends GrownArray>(type: GrownArrayType<A>, length: 
 export function grownArray<A extends GrownArray>(array: A, length: number): A {
   const type = array.constructor as GrownArrayType<A>;
   const bytes = length * type.BYTES_PER_ELEMENT;
-  const buffer = array.buffer as ArrayBuffer | GrowableBuffer;
+  const buffer = array.buffer;
   // In place only for a view of the whole mapping, so that every byte it gains is new, so zero.
-  const whole = buffer instanceof SharedArrayBuffer && array.byteOffset === 0 && array.byteLength === buffer.byteLength;
-  if (whole && buffer.growable && bytes <= buffer.maxByteLength) {
+  if (isGrowable(buffer) && array.byteLength === buffer.byteLength && bytes <= buffer.maxByteLength) {
     buffer.grow(bytes);
     return new type(buffer, 0, length);
   }

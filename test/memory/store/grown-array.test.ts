@@ -77,6 +77,12 @@ describe("grownArray", () => {
     expectGrown(view, grown, view.length * 2);
   });
 
+  it.each([10, MAPPED_BYTES])("gives an array of %i bytes asked to grow to its own length back with its values", (length) => {
+    const array = filled(newArray(Uint8Array, length));
+    const same = grownArray(array, length);
+    expectGrown(array, same, length);
+  });
+
   it("copies a view that ends before its mapping does, whose bytes past it are not new", () => {
     const mapped = newArray(Uint8Array, 2 * MAPPED_BYTES).fill(7);
     const shorter = filled(new Uint8Array(mapped.buffer, 0, MAPPED_BYTES));
