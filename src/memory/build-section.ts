@@ -98,7 +98,7 @@ function entry(index: ScopeIndex, c: Candidates, i: number, rank: number): Ranke
   return {
     id: index.ids[slot],
     kind: KINDS[index.kind[slot]],
-    source: index.sources[slot],
+    source: index.sourceOf(slot),
     rank,
     tokens: index.tokens[slot],
     rel: c.rel[i],

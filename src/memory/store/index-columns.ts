@@ -64,8 +64,11 @@ export class ScopeIndex {
    * cost more than any typed-array column.
    */
   private readonly lines: string[] = [];
-  /** Provenance per slot, so the harness can credit a memory to the turn it came from. */
-  readonly sources: (string | null)[] = [];
+  /**
+   * Provenance per slot, so the harness can credit a memory to the turn it came from; null until
+   * a memory brings one, so that a scope without any holds no list of nulls (8 MB a million).
+   */
+  private sources: (string | null)[] | null = null;
   /** All embeddings, slot × dim; null until the first one arrives (which fixes dim). */
   vectors: VectorColumn | null = null;
   readonly models: string[] = [];
@@ -152,7 +155,8 @@ export class ScopeIndex {
   /** What the typed-array columns leave: the lists, the orders and the bounds. */
   private setColumns(slot: number, memory: Memory, current: boolean): void {
     this.ids.push(memory.id);
-    this.sources.push(memory.source);
+    if (memory.source !== null) (this.sources ??= new Array<string | null>(slot).fill(null))[slot] = memory.source;
+    else this.sources?.push(null);
     const kind = this.kind[slot];
     this.kindSlots[kind].push(slot);
     this.current[slot] = current ? 1 : 0;
@@ -176,6 +180,11 @@ export class ScopeIndex {
     if (this.current[slot] === 1) {
       this.accessOrder.move(slot, this.kind[slot], importanceScore(this.importance[slot]), now);
     }
+  }
+
+  /** The source of the memory in `slot`: the turn it came from, or null. */
+  sourceOf(slot: number): string | null {
+    return this.sources?.[slot] ?? null;
   }
 
   /** The slot of memory `id`, or undefined when this scope has no such memory. */

@@ -52,11 +52,14 @@ describe("scope index", () => {
     expect(() => new ScopeIndex("ben").line(0)).toThrow('scope index "ben" was made without a source of texts, so it renders no lines');
   });
 
-  it("keeps each slot's source, null where the memory has none", () => {
+  it("keeps each slot's source, null where the memory has none, whichever comes first", () => {
     const index = new ScopeIndex("ana");
-    index.add(memory({ source: "turn-1" }), true);
+    index.addMany([memory(), memory(), memory({ source: "turn-3" }), memory(), memory({ source: "turn-5" })], [true, true, true, true, true]);
     index.add(memory(), true);
-    expect(index.sources).toEqual(["turn-1", null]);
+    expect([0, 1, 2, 3, 4, 5, 6].map((slot) => index.sourceOf(slot))).toEqual([null, null, "turn-3", null, "turn-5", null, null]);
+    const none = new ScopeIndex("ben");
+    none.addMany([memory(), memory()], [true, true]);
+    expect([none.sourceOf(0), none.sourceOf(1)]).toEqual([null, null]);
   });
 
   it("has no embeddings, of dimension 0, until a memory brings one", () => {
@@ -238,7 +241,7 @@ function contents(index: ScopeIndex): unknown {
   const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
   return {
     ids: index.ids,
-    sources: index.sources,
+    sources: Array.from({ length: index.size }, (_, slot) => index.sourceOf(slot)),
     columns,
     embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),
     models: index.models,
