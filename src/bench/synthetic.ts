@@ -6,6 +6,7 @@
  */
 import { createRng, type Rng } from "../harness/stats/rng.js";
 import type { Kind, NewMemory } from "../memory/index.js";
+import { newArray } from "../shared/grown-array.js";
 
 export const BENCH_SCOPE = "bench";
 export const BENCH_MODEL = "bench-embedder";
@@ -116,10 +117,11 @@ export class SyntheticData {
   nextMemories(count: number): NewMemory[] {
     const rng = this.memoryRng;
     const out: NewMemory[] = [];
-    // The batch's vectors are views of one array: a small array per vector is freed only when a
-    // major collection finds it, and the allocator keeps the high-water mark of such arrays as
-    // resident memory that the bench would count as the store's own (about 37 MB at 1M × 384).
-    const vectors = new Float32Array(count * this.options.dim);
+    // The batch's vectors are views of one array, mapped from the system: a small array per
+    // vector, or one batch array from malloc's heap, is freed only when a collection finds it, and
+    // the heap keeps the high-water mark of such arrays as resident memory that the bench would
+    // count as the store's own (about 37 MB at 1M × 384 for arrays per vector; see grown-array.ts).
+    const vectors = newArray(Float32Array, count * this.options.dim);
     for (let n = 0; n < count; n++) {
       const i = ++this.produced;
       const createdAt = BENCH_T0 - rng.nextFloat() * 365 * DAY;

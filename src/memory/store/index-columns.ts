@@ -3,6 +3,7 @@
  * Each memory owns a slot; its fields live in typed-array columns that grow by doubling, and all
  * embeddings share one vector column (slot × dim, in chunks; see vector-column.ts).
  */
+import { grownArray, newArray } from "../../shared/grown-array.js";
 import { renderLine } from "../escape.js";
 import { isCandidate } from "../rank/candidates.js";
 import { importanceScore } from "../scoring.js";
@@ -10,7 +11,6 @@ import { KINDS, type Kind, type Memory } from "../types.js";
 import type { Prefaulter } from "../vector/prefault.js";
 import { VectorColumn } from "../vector/vector-column.js";
 import { AccessOrder } from "./access-order.js";
-import { grownArray, newArray } from "./grown-array.js";
 import { Postings } from "./postings.js";
 import { type ColumnArray, type IndexedColumns, MEMORY_ROW } from "./schema.js";
 

@@ -11,8 +11,8 @@
  * holding every word's list. A word of an ASCII text is looked up where it stands in the text,
  * with no string cut out and hashed anew.
  */
+import { grownArray, newArray } from "../../shared/grown-array.js";
 import { ASCII_LOWER, AsciiWordCursor, isAscii, STOPWORDS, tokenizeWords, wordHash } from "../words.js";
-import { grownArray, newArray } from "./grown-array.js";
 
 /**
  * A word's slots in increasing order, a slot repeated once per occurrence of the word in it: a

@@ -1,4 +1,4 @@
-import { grownArray } from "./grown-array.js";
+import { grownArray } from "../../shared/grown-array.js";
 
 /**
  * The row number (seq) of each slot of one scope's index. Slots are added in seq order, so the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type GrownArray, type GrownArrayType, grownArray, MAPPED_BYTES, newArray } from "../../../src/memory/store/grown-array.js";
+import { type GrownArray, type GrownArrayType, grownArray, MAPPED_BYTES, newArray } from "../../src/shared/grown-array.js";
 
-const TYPES: readonly GrownArrayType<GrownArray>[] = [Float64Array, Int32Array, Uint32Array, Uint16Array, Uint8Array];
+const TYPES: readonly GrownArrayType<GrownArray>[] = [Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array];
 /** Elements of `type` that make an array of exactly MAPPED_BYTES. */
 const mappedLength = (type: { BYTES_PER_ELEMENT: number }) => MAPPED_BYTES / type.BYTES_PER_ELEMENT;
 

@@ -1,8 +1,9 @@
 /**
- * Typed arrays that grow by doubling without leaving holes in the C heap. A plain typed array's
- * bytes come from malloc, which serves blocks of up to 32 MB from its heap once a large block has
- * been freed. Each doubling then frees the last copy of a column inside that heap, where the
- * process keeps it: after a million memories, about 90 MB of the index's RSS was such holes.
+ * Typed arrays that grow by doubling, or come and go in bulk, without leaving holes in the C heap.
+ * A plain typed array's bytes come from malloc, which serves blocks of up to 32 MB from its heap
+ * once a large block has been freed, and keeps them there when they are freed in turn. Each
+ * doubling of a column left its last copy behind that way: after a million memories, about 90 MB
+ * of a scope index's RSS was such holes.
  *
  * A large array is instead a view of a growable SharedArrayBuffer, which the runtime maps from the
  * system with room reserved past its length: it grows in place while the room lasts (no copy),
@@ -16,7 +17,7 @@ export const MAPPED_BYTES = 256 * 1024;
 /** A mapped array reserves this many times its bytes, so that two doublings in a row copy nothing. */
 const HEADROOM = 4;
 
-export type GrownArray = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
+export type GrownArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
 export interface GrownArrayType<A extends GrownArray> {
   new (length: number): A;
