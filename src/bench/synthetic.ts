@@ -103,6 +103,8 @@ export class SyntheticData {
   private readonly queryRng: Rng;
   private produced = 0;
   private readonly corrected = new Set<number>();
+  /** The vectors of the last batch (see nextMemories). */
+  private vectors = new Float32Array(0);
 
   constructor(private readonly options: SyntheticOptions) {
     const root = createRng(options.seed);
@@ -113,15 +115,18 @@ export class SyntheticData {
     this.queryRng = root.fork("queries");
   }
 
-  /** The next `count` memories of the stream (ids m1, m2, … continue across calls). */
+  /**
+   * The next `count` memories of the stream (ids m1, m2, … continue across calls). Their vectors
+   * are views of one buffer that the next call overwrites: copy them to keep them.
+   */
   nextMemories(count: number): NewMemory[] {
     const rng = this.memoryRng;
     const out: NewMemory[] = [];
-    // The batch's vectors are views of one array, mapped from the system: a small array per
-    // vector, or one batch array from malloc's heap, is freed only when a collection finds it, and
-    // the heap keeps the high-water mark of such arrays as resident memory that the bench would
-    // count as the store's own (about 37 MB at 1M × 384 for arrays per vector; see grown-array.ts).
-    const vectors = newArray(Float32Array, count * this.options.dim);
+    // One buffer for every batch: arrays made per vector or per batch are freed only when a
+    // collection finds them, and until then their memory (malloc's heap keeps its high-water
+    // mark; a mapping lingers) would count in the bench as the store's own, by 30–75 MB at 1M × 384.
+    if (this.vectors.length < count * this.options.dim) this.vectors = newArray(Float32Array, count * this.options.dim);
+    const vectors = this.vectors;
     for (let n = 0; n < count; n++) {
       const i = ++this.produced;
       const createdAt = BENCH_T0 - rng.nextFloat() * 365 * DAY;

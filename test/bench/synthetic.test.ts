@@ -1,14 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { BENCH_T0, SyntheticData, vocabulary, ZipfSampler } from "../../src/bench/synthetic.js";
+import type { NewMemory } from "../../src/memory/index.js";
 import { createRng } from "../../src/harness/stats/rng.js";
 
 describe("synthetic bench data", () => {
+  /** Memories with vectors of their own, as a caller that keeps a batch past the next must make them. */
+  const kept = (memories: NewMemory[]) =>
+    memories.map((m) => ({ ...m, ...(m.embedding ? { embedding: { ...m.embedding, vector: Float32Array.from(m.embedding.vector) } } : {}) }));
+
   it("is the same for the same seed, in one batch or many", () => {
     const one = new SyntheticData({ seed: 7, dim: 8 }).nextMemories(300);
     const split = new SyntheticData({ seed: 7, dim: 8 });
-    const many = [...split.nextMemories(120), ...split.nextMemories(180)];
+    const many = [...kept(split.nextMemories(120)), ...split.nextMemories(180)];
     expect(many).toEqual(one);
     expect(new SyntheticData({ seed: 7, dim: 8 }).queries(20)).toEqual(new SyntheticData({ seed: 7, dim: 8 }).queries(20));
+  });
+
+  it("lends a batch its vectors until the next call, which writes its own into the same buffer", () => {
+    const data = new SyntheticData({ seed: 7, dim: 8 });
+    const first = data.nextMemories(10);
+    const copy = kept(first);
+    const second = data.nextMemories(10);
+    expect((first[0].embedding?.vector as Float32Array).buffer).toBe((second[0].embedding?.vector as Float32Array).buffer);
+    expect(first.map((m) => m.embedding?.vector)).toEqual(second.map((m) => m.embedding?.vector));
+    expect(first.map((m) => m.embedding?.vector)).not.toEqual(copy.map((m) => m.embedding?.vector));
   });
 
   it("differs between seeds", () => {

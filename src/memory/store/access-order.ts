@@ -12,7 +12,7 @@
  * at a later now, memories written now), by one merge pass otherwise. Dead entries are dropped
  * once they outnumber the live ones.
  */
-import { grownArray, newArray } from "../../shared/grown-array.js";
+import { grownArray } from "../../shared/grown-array.js";
 import { KINDS } from "../types.js";
 
 /** Importance scores in [0, 1] fall into this many groups per kind: the levels 0, 0.1, …, 1. */
@@ -30,7 +30,7 @@ interface Entries {
 }
 
 function entries(capacity: number): Entries {
-  return { slots: newArray(Int32Array, capacity), keys: newArray(Float64Array, capacity), versions: newArray(Uint32Array, capacity) };
+  return { slots: new Int32Array(capacity), keys: new Float64Array(capacity), versions: new Uint32Array(capacity) };
 }
 
 /** One group's entries, ascending by key. */
