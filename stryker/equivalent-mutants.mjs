@@ -393,6 +393,20 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/store/index-columns.ts",
+    code: "memory.source !== null",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "a null source stored in the list reads back as the null sourceOf gives for a list not yet made; only the list's memory differs",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
+    code: "new Array<string | null>(slot)",
+    mutator: "ArrayDeclaration",
+    replacements: ["new Array()"],
+    reason: "the slots before the first source are then holes rather than nulls, which sourceOf reads as null alike; only the list's memory and speed differ",
+  },
+  {
+    file: "src/memory/store/index-columns.ts",
     code: "capacity < first + memories.length",
     mutator: "EqualityOperator",
     replacements: ["capacity <= first + memories.length"],
