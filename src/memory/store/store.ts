@@ -110,14 +110,18 @@ export function openStore(file: string, options: OpenStoreOptions): MemoryStore 
   return new SqliteMemoryStore(db, prepareStatements(db), file, options.tokenizer, () => db.close());
 }
 
-/** Opens `file` in SQLite, migrated to this version and checked writable; `existed` says whether a failure may remove it. */
-export function openConnection(file: string, tokenizer: TokenCounter, existed: boolean): Database.Database {
-  let db: Database.Database;
+/** SQLite's connection to `path`; a failure names `file`, the store it is for. */
+function connect(path: string, file: string): Database.Database {
   try {
-    db = new Database(file);
+    return new Database(path);
   } catch (error) {
     throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
   }
+}
+
+/** Opens `file` in SQLite, migrated to this version and checked writable; `existed` says whether a failure may remove it. */
+export function openConnection(file: string, tokenizer: TokenCounter, existed: boolean): Database.Database {
+  const db = connect(file, file);
   try {
     migrate(db, file, tokenizer);
     db.pragma("journal_mode = WAL");
@@ -191,29 +195,33 @@ function createStore(file: string, tokenizer: TokenCounter): void {
   const making = `${file}.${randomUUID()}.new`;
   // The name of its own goes in every case: linked into place, or left unfinished.
   try {
-    let db: Database.Database;
-    try {
-      db = new Database(making);
-    } catch (error) {
-      throw fileError(file, `cannot open the memory store (${(error as Error).message})`, { cause: error });
-    }
-    try {
-      try {
-        migrate(db, file, tokenizer);
-      } finally {
-        db.close();
-      }
-    } catch (error) {
-      throw openError(file, error);
-    }
-    try {
-      linkSync(making, file);
-    } catch (error) {
-      // Another process linked its store first: that one is opened.
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fileError(file, `cannot create the memory store (${(error as Error).message})`, { cause: error });
-    }
+    writeNewStore(making, file, tokenizer);
+    linkNewStore(making, file);
   } finally {
     removeNewStore(making);
+  }
+}
+
+/** Makes a whole, migrated store at `making`; errors name `file`, the store it is for. */
+function writeNewStore(making: string, file: string, tokenizer: TokenCounter): void {
+  const db = connect(making, file);
+  try {
+    try {
+      migrate(db, file, tokenizer);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    throw openError(file, error);
+  }
+}
+
+/** Links the made store into place; another process that linked its store first wins, and that one is opened. */
+function linkNewStore(making: string, file: string): void {
+  try {
+    linkSync(making, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw fileError(file, `cannot create the memory store (${(error as Error).message})`, { cause: error });
   }
 }
 
