@@ -36,7 +36,7 @@ function sumModuleBytes(): Uint8Array<ArrayBuffer> {
   // p_t = ptr + t·part·4; the first stream stops where the second starts
   P.forEach((p, t) => emit(get(PTR), get(PART), wasm.i32(4 * t), [wasm.I32_MUL, wasm.I32_ADD], set(p)));
   emit(get(PTR), get(PART), wasm.i32(4), [wasm.I32_MUL, wasm.I32_ADD], set(STOP));
-  for (let k = 0; k < 4; k++) emit(wasm.simd(wasm.V128_CONST, ...new Array(16).fill(0)), set(A0 + k));
+  for (let k = 0; k < 4; k++) emit(wasm.v128Zero(), set(A0 + k));
   emit([wasm.BLOCK, wasm.VOID, wasm.LOOP, wasm.VOID], get(P[0]), get(STOP), [wasm.I32_GE_U, wasm.BR_IF, 1]);
   for (const p of P) {
     for (let k = 0; k < 4; k++) emit(get(A0 + k), get(p), wasm.simd(wasm.V128_LOAD, ...wasm.memarg(4, 16 * k)), wasm.simd(wasm.F32X4_ADD), set(A0 + k));

@@ -56,6 +56,9 @@ export const [V128_LOAD, V128_STORE, V128_CONST, F32X4_EXTRACT_LANE, F32X4_ADD, 
 export const [F64X2_SPLAT, F64X2_EXTRACT_LANE, F64X2_EQ, F64X2_NE, V128_ANDNOT, V128_OR, V128_ANY_TRUE] = [0x14, 0x21, 0x47, 0x48, 0x4f, 0x50, 0x53];
 export const [F64X2_MUL, F64X2_DIV, F64X2_PMAX] = [0xf2, 0xf3, 0xf7];
 
+/** v128.const of sixteen zero bytes: a zeroed accumulator or mask. */
+export const v128Zero = () => simd(V128_CONST, ...new Array(16).fill(0));
+
 /** local.get and local.set of local `l`. */
 export const get = (l: number) => [0x20, ...uleb(l)];
 export const set = (l: number) => [0x21, ...uleb(l)];

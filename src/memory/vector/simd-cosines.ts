@@ -33,12 +33,12 @@ function body(): number[] {
   emit(get(PRODUCTS), get(COUNT), i32(-2), [wasm.I32_AND], i32(3), [wasm.I32_SHL, wasm.I32_ADD], set(PAIRS_STOP));
   emit(get(QUERY_NORM), simd(wasm.F64X2_SPLAT), set(QUERY_NORMS));
   emit(f64(Number.NEGATIVE_INFINITY), simd(wasm.F64X2_SPLAT), set(BEST));
-  emit(simd(wasm.V128_CONST, ...new Array(16).fill(0)), set(NANS));
+  emit(wasm.v128Zero(), set(NANS));
   emit([wasm.BLOCK, wasm.VOID, wasm.LOOP, wasm.VOID], get(PRODUCTS), get(PAIRS_STOP), [wasm.I32_GE_U, wasm.BR_IF, 1]);
   emit(get(NORMS), simd(wasm.V128_LOAD, ...memarg(4, 0)), set(PAIR_NORMS));
   // pair = (products / (queryNorm · norms)) with the lanes whose norm is 0 cleared
   emit(get(PRODUCTS), simd(wasm.V128_LOAD, ...memarg(4, 0)), get(QUERY_NORMS), get(PAIR_NORMS), simd(wasm.F64X2_MUL), simd(wasm.F64X2_DIV));
-  emit(get(PAIR_NORMS), simd(wasm.V128_CONST, ...new Array(16).fill(0)), simd(wasm.F64X2_EQ), simd(wasm.V128_ANDNOT), set(PAIR));
+  emit(get(PAIR_NORMS), wasm.v128Zero(), simd(wasm.F64X2_EQ), simd(wasm.V128_ANDNOT), set(PAIR));
   emit(get(PRODUCTS), get(PAIR), simd(wasm.V128_STORE, ...memarg(4, 0)));
   // best = pmax(best, pair), one instruction that passes NaN over; a lane that is NaN is marked in nans.
   emit(get(BEST), get(PAIR), simd(wasm.F64X2_PMAX), set(BEST));

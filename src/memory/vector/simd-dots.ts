@@ -49,8 +49,8 @@ import {
   set,
   simd,
   V128,
-  V128_CONST,
   V128_LOAD,
+  v128Zero,
   VOID,
 } from "../../shared/wasm-encoding.js";
 
@@ -130,7 +130,7 @@ function body(): number[] {
  */
 function products(emit: (...parts: number[][]) => void, vectors: number, slot: (t: number) => void): void {
   const streams = Array.from({ length: vectors }, (_, t) => t);
-  for (const acc of ACC.slice(0, 2 * vectors)) emit(simd(V128_CONST, ...new Array(16).fill(0)), set(acc));
+  for (const acc of ACC.slice(0, 2 * vectors)) emit(v128Zero(), set(acc));
   for (const t of streams) emit(get(BASE[t]), set(P[t]));
   emit(get(QUERY), set(Q), i32(0), set(I));
   // Sixteen elements per turn while they last, then one turn of eight: fewer loop branches.
