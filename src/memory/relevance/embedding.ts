@@ -29,7 +29,7 @@ export function embeddingRelevance({ index, query, now }: RelevanceInput): Relev
   const written = vectors !== null && queryNorm !== 0;
   const values = index.scoresBuffer(written);
   // Without products every value is 0, so 0 bounds them all.
-  const largest = written ? vectors.cosines(vector, queryNorm, index.embeddingNorm, index.size, values) : 0;
+  const largest = written ? vectors.cosines(vector, queryNorm, index.size, values) : 0;
   return { values, matched: null, scaleToCandidates: false, largest };
 }
 

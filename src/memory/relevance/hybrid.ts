@@ -29,8 +29,8 @@ export function hybridRelevance(input: RelevanceInput & { hybrid?: Partial<Hybri
   const values = dense.values;
   if (fusion === "rrf") {
     // A memory without a vector has no dense rank, as one sharing no word has no BM25 rank.
-    const norms = index.embeddingNorm;
-    const denseRank = ranks(current.filter((slot) => norms[slot] !== 0), dense.values);
+    const vectors = index.vectors;
+    const denseRank = ranks(current.filter((slot) => vectors !== null && vectors.norm(slot) !== 0), dense.values);
     const lexicalRank = ranks(current.filter((slot) => lexical.values[slot] > 0), lexical.values);
     for (let slot = 0; slot < index.size; slot++) values[slot] = 0;
     const best = 1 / (k + 1);

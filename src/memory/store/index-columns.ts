@@ -33,7 +33,6 @@ const DERIVED = [
   { name: "wordCount", array: Int32Array, fill: 0 },
   { name: "contentWordCount", array: Int32Array, fill: 0 },
   { name: "embeddingModel", array: Int32Array, fill: NO_MODEL },
-  { name: "embeddingNorm", array: Float64Array, fill: 0 },
 ] as const;
 
 type DerivedColumns = { [C in (typeof DERIVED)[number] as C["name"]]: InstanceType<C["array"]> };
@@ -279,8 +278,6 @@ export class ScopeIndex {
       );
     }
     this.vectors.set(slot, vector);
-    // The norm is summed in the same lanes as every dot product, so cosines match relevanceScore.
-    this.embeddingNorm[slot] = Math.sqrt(this.vectors.squaredNorm(slot));
     // A vector without a recorded model matches no query model, so using it is an error.
     const model = memory.embeddingModel ?? "(unrecorded model)";
     let code = this.models.indexOf(model);

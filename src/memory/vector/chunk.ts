@@ -19,14 +19,13 @@ export const RESULT_SLOTS = 4096;
 const PAGE = 65_536;
 
 /**
- * Turns each product into a cosine as it is written out (see cosineOf): the query's norm, and
- * every slot's norm by column slot. While a block of products is still in cache, rather than in a
- * second pass over the whole output. `largest` gathers the largest cosine written (NaN once any
+ * Turns each product into a cosine as it is written out (see cosineOf), with the query's norm and
+ * each slot's own (kept by its chunk): while a block of products is still in cache, rather than in
+ * a second pass over the whole output. `largest` gathers the largest cosine written (NaN once any
  * is NaN, as Math.max gives), which ranking takes as a bound on every relevance.
  */
 export interface CosineScale {
   queryNorm: number;
-  norms: Float64Array;
   largest: number;
 }
 
@@ -51,13 +50,16 @@ export interface Chunk {
   readonly vectors: Float32Array;
   /** The memory holding them, when the SIMD kernel reads them. */
   readonly memory: WebAssembly.Memory | null;
-  /** Grows to `slots` slots, keeping every vector. */
+  /** Grows to `slots` slots, keeping every vector and norm. */
   grow(slots: number): void;
+  /** Writes the vector of its slot `slot`, and its norm. */
+  write(slot: number, vector: ArrayLike<number>): void;
+  /** The norm of its slot `slot`'s vector: the square root of its product with itself, summed in dotLanes' lanes (0 for a slot never written). */
+  norm(slot: number): number;
   /** A view of the vectors of its slots 0…slots-1, over the current buffer of its memory when it has one. */
   view(slots: number): Float32Array;
   /** `dotLanes(query, vector[s])` for its slots 0…count-1, written to out[at + s], as cosines when `scale` is given. */
   dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number, scale: CosineScale | null): void;
-  squaredNorm(slot: number): number;
   /** Asks `prefaulter` to fault in the pages of slots [from, to), where that is worth it. */
   expectWrites(prefaulter: Prefaulter, from: number, to: number): void;
 }
@@ -66,18 +68,33 @@ export interface Chunk {
 export class JsChunk implements Chunk {
   vectors: Float32Array;
   readonly memory = null;
+  private norms: Float64Array;
 
   constructor(
     private readonly dim: number,
     slots: number,
   ) {
     this.vectors = allocate(() => new Float32Array(slots * dim));
+    this.norms = allocate(() => new Float64Array(slots));
   }
 
   grow(slots: number): void {
-    const next = allocate(() => new Float32Array(slots * this.dim));
-    next.set(this.vectors);
-    this.vectors = next;
+    const vectors = allocate(() => new Float32Array(slots * this.dim));
+    const norms = allocate(() => new Float64Array(slots));
+    vectors.set(this.vectors);
+    norms.set(this.norms);
+    this.vectors = vectors;
+    this.norms = norms;
+  }
+
+  write(slot: number, vector: ArrayLike<number>): void {
+    const at = slot * this.dim;
+    this.vectors.set(vector, at);
+    this.norms[slot] = Math.sqrt(dotLanes(this.vectors, at, this.vectors, at, this.dim));
+  }
+
+  norm(slot: number): number {
+    return this.norms[slot];
   }
 
   view(slots: number): Float32Array {
@@ -92,15 +109,10 @@ export class JsChunk implements Chunk {
         out[at + s] = dot;
         continue;
       }
-      const cosine = cosineOf(dot, scale.queryNorm, scale.norms[at + s]);
+      const cosine = cosineOf(dot, scale.queryNorm, this.norms[s]);
       out[at + s] = cosine;
       scale.largest = Math.max(scale.largest, cosine);
     }
-  }
-
-  squaredNorm(slot: number): number {
-    const at = slot * this.dim;
-    return dotLanes(this.vectors, at, this.vectors, at, this.dim);
   }
 
   expectWrites(): void {
@@ -110,10 +122,11 @@ export class JsChunk implements Chunk {
 
 /**
  * A chunk in a shared WebAssembly memory of its own, laid out as the query (float32 × dim), the
- * kernel's results (RESULT_SLOTS float64), the norms of the vectors of a block of results (as
- * many float64, copied in for the cosine pass), then the vectors, which alone grow, then the
- * READ_AHEAD bytes the kernel reads past them: the memory grows in place, by pages, up to the
- * most the chunk can hold.
+ * kernel's results (RESULT_SLOTS float64), the norms of every slot it can hold (float64 ×
+ * maxSlots: the cosine pass reads a block's norms where they are, rather than a copy), then the
+ * vectors, which alone grow, then the READ_AHEAD bytes the kernel reads past them: the memory
+ * grows in place, by pages, up to the most the chunk can hold. Pages of norms not yet written are
+ * not resident.
  */
 export class WasmChunk implements Chunk {
   vectors: Float32Array;
@@ -134,28 +147,29 @@ export class WasmChunk implements Chunk {
   constructor(
     private readonly dim: number,
     slots: number,
-    maxSlots: number,
+    private readonly maxSlots: number,
   ) {
-    // Made as large as `slots` need, so that the query's and results' views below fit from the start.
-    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots), pagesFor(dim, maxSlots)));
+    // Made as large as `slots` need, so that the views below fit from the start.
+    this.memory = allocate(() => sharedMemory(pagesFor(dim, slots, maxSlots), pagesFor(dim, maxSlots, maxSlots)));
     const kernel = instantiateDots(this.memory);
     const cosines = instantiateCosines(this.memory);
     if (kernel === null || cosines === null) throw new Error("a wasm chunk was made where WebAssembly SIMD is missing");
     this.kernel = kernel;
     this.cosines = cosines;
-    this.resultsAt = align16(dim * 4);
-    this.normsAt = this.resultsAt + RESULT_SLOTS * 8;
-    this.vectorsAt = this.normsAt + RESULT_SLOTS * 8;
+    const layout = chunkLayout(dim, maxSlots);
+    this.resultsAt = layout.resultsAt;
+    this.normsAt = layout.normsAt;
+    this.vectorsAt = layout.vectorsAt;
     this.query = new Float32Array(this.memory.buffer, 0, dim);
     // Shared memories never move as they grow, so views made now stay valid.
     this.results = new Float64Array(this.memory.buffer, this.resultsAt, RESULT_SLOTS);
-    this.norms = new Float64Array(this.memory.buffer, this.normsAt, RESULT_SLOTS);
+    this.norms = new Float64Array(this.memory.buffer, this.normsAt, maxSlots);
     this.vectors = new Float32Array(0);
     this.grow(slots);
   }
 
   grow(slots: number): void {
-    const pages = pagesFor(this.dim, slots);
+    const pages = pagesFor(this.dim, slots, this.maxSlots);
     const have = this.memory.buffer.byteLength / PAGE;
     if (pages > have) allocate(() => this.memory.grow(pages - have));
     this.vectors = new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
@@ -166,6 +180,17 @@ export class WasmChunk implements Chunk {
     return new Float32Array(this.memory.buffer, this.vectorsAt, slots * this.dim);
   }
 
+  write(slot: number, vector: ArrayLike<number>): void {
+    this.vectors.set(vector, slot * this.dim);
+    const at = this.vectorsAt + slot * this.dim * 4;
+    this.kernel(at, this.dim, 1, at, this.resultsAt);
+    this.norms[slot] = Math.sqrt(this.results[0]);
+  }
+
+  norm(slot: number): number {
+    return this.norms[slot];
+  }
+
   dots(query: ArrayLike<number>, count: number, out: Float64Array, at: number, scale: CosineScale | null): void {
     const { dim, kernel, results, resultsAt } = this;
     this.query.set(query);
@@ -173,18 +198,9 @@ export class WasmChunk implements Chunk {
     for (let s = 0; s < count; s += RESULT_SLOTS) {
       const n = Math.min(RESULT_SLOTS, count - s);
       kernel(this.vectorsAt + s * stride, dim, n, 0, resultsAt);
-      if (scale !== null) {
-        this.norms.set(scale.norms.subarray(at + s, at + s + n));
-        scale.largest = Math.max(scale.largest, this.cosines(resultsAt, this.normsAt, n, scale.queryNorm));
-      }
+      if (scale !== null) scale.largest = Math.max(scale.largest, this.cosines(resultsAt, this.normsAt + s * 8, n, scale.queryNorm));
       out.set(n === RESULT_SLOTS ? results : results.subarray(0, n), at + s);
     }
-  }
-
-  squaredNorm(slot: number): number {
-    const at = this.vectorsAt + slot * this.dim * 4;
-    this.kernel(at, this.dim, 1, at, this.resultsAt);
-    return this.results[0];
   }
 
   expectWrites(prefaulter: Prefaulter, from: number, to: number): void {
@@ -195,9 +211,20 @@ export class WasmChunk implements Chunk {
 
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
-/** Bytes of a WasmChunk of `slots` slots: query, results, their norms, vectors, and the room the kernel reads past them. */
-export function wasmChunkBytes(dim: number, slots: number): number {
-  return align16(dim * 4) + 2 * RESULT_SLOTS * 8 + slots * dim * 4 + READ_AHEAD;
+/**
+ * Where a WasmChunk of at most `maxSlots` slots keeps its results, norms and vectors, as byte
+ * offsets. The norms' room is whole pages of 4,096 bytes, so the vectors sit at the same place in a
+ * page and a cache line whatever the chunk's size: where the kernel was measured.
+ */
+function chunkLayout(dim: number, maxSlots: number): { resultsAt: number; normsAt: number; vectorsAt: number } {
+  const resultsAt = align16(dim * 4);
+  const normsAt = resultsAt + RESULT_SLOTS * 8;
+  return { resultsAt, normsAt, vectorsAt: normsAt + Math.ceil((maxSlots * 8) / 4096) * 4096 };
 }
 
-const pagesFor = (dim: number, slots: number) => Math.ceil(wasmChunkBytes(dim, slots) / PAGE);
+/** Bytes of a WasmChunk of `slots` slots that can grow to `maxSlots`: up to its vectors, the vectors, and the room the kernel reads past them. */
+export function wasmChunkBytes(dim: number, slots: number, maxSlots: number): number {
+  return chunkLayout(dim, maxSlots).vectorsAt + slots * dim * 4 + READ_AHEAD;
+}
+
+const pagesFor = (dim: number, slots: number, maxSlots: number) => Math.ceil(wasmChunkBytes(dim, slots, maxSlots) / PAGE);

@@ -57,7 +57,7 @@ export class VectorColumn {
     this.simd = options.simd ?? "auto";
     this.prefaulter = options.prefaulter ?? null;
     this.chunkSlots = options.chunkSlots ?? Math.max(1, Math.floor(CHUNK_BYTES / (dim * 4)));
-    if (!Number.isSafeInteger(this.chunkSlots) || this.chunkSlots < 1 || wasmChunkBytes(dim, this.chunkSlots) > MAX_PAGES * 65_536) {
+    if (!Number.isSafeInteger(this.chunkSlots) || this.chunkSlots < 1 || wasmChunkBytes(dim, this.chunkSlots, this.chunkSlots) > MAX_PAGES * 65_536) {
       throw new Error(`a vector column's chunks must hold a whole number of slots, at least 1, within 4 GiB (got ${this.chunkSlots} slots of ${dim} floats)`);
     }
     this.grow(Math.max(capacity, 1));
@@ -73,9 +73,19 @@ export class VectorColumn {
     return this.chunks.length;
   }
 
+  /** Writes the vector of `slot`, and keeps its norm. */
   set(slot: number, vector: ArrayLike<number>): void {
     const c = Math.floor(slot / this.chunkSlots);
-    this.chunks[c].vectors.set(vector, (slot - c * this.chunkSlots) * this.dim);
+    this.chunks[c].write(slot - c * this.chunkSlots, vector);
+  }
+
+  /**
+   * The norm of `slot`'s vector, summed in the same lanes as every product (so cosines match
+   * relevanceScore); 0 for a slot never written.
+   */
+  norm(slot: number): number {
+    const c = Math.floor(slot / this.chunkSlots);
+    return this.chunks[c].norm(slot - c * this.chunkSlots);
   }
 
   /** The vector of `slot`: a view, valid until the column grows. */
@@ -148,24 +158,18 @@ export class VectorColumn {
     }
   }
 
-  /** Sum of squares of one slot's vector, in the same lanes as the products. */
-  squaredNorm(slot: number): number {
-    const c = Math.floor(slot / this.chunkSlots);
-    return this.chunks[c].squaredNorm(slot - c * this.chunkSlots);
-  }
-
   /** `dotLanes(query, vector[slot])` for slots 0…count-1, written to out[slot] (a new array when none is given). */
   dots(query: ArrayLike<number>, count: number, out: Float64Array = new Float64Array(count)): Float64Array {
     return this.eachChunk(query, count, out, null);
   }
 
   /**
-   * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norms[slot])` for slots 0…count-1, written
+   * `cosineOf(dotLanes(query, vector[slot]), queryNorm, norm(slot))` for slots 0…count-1, written
    * to out[slot]: the products made into cosines as they come, in one pass. Returns the largest
    * of them (NaN when any is NaN, -Infinity when there are none).
    */
-  cosines(query: ArrayLike<number>, queryNorm: number, norms: Float64Array, count: number, out: Float64Array): number {
-    const scale = { queryNorm, norms, largest: Number.NEGATIVE_INFINITY };
+  cosines(query: ArrayLike<number>, queryNorm: number, count: number, out: Float64Array): number {
+    const scale = { queryNorm, largest: Number.NEGATIVE_INFINITY };
     this.eachChunk(query, count, out, scale);
     return scale.largest;
   }
@@ -188,11 +192,13 @@ export class VectorColumn {
     return this.inWasm ? new WasmChunk(this.dim, slots, this.chunkSlots) : new JsChunk(this.dim, slots);
   }
 
-  /** Copies each JS chunk into a wasm chunk of the same slots: done once, while the column is small. */
+  /** Writes each JS chunk's vectors into a wasm chunk of the same slots: done once, while the column is small. */
   private moveToWasm(): void {
+    const { dim } = this;
     this.chunks = this.chunks.map((chunk) => {
-      const wasm = new WasmChunk(this.dim, chunk.vectors.length / this.dim, this.chunkSlots);
-      wasm.vectors.set(chunk.vectors);
+      const slots = chunk.vectors.length / dim;
+      const wasm = new WasmChunk(dim, slots, this.chunkSlots);
+      for (let slot = 0; slot < slots; slot++) wasm.write(slot, chunk.vectors.subarray(slot * dim, (slot + 1) * dim));
       return wasm;
     });
     this.inWasm = true;

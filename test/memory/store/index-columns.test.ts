@@ -236,12 +236,13 @@ function contents(index: ScopeIndex): unknown {
   const upTo = <T extends { subarray(a: number, b: number): ArrayLike<number> }>(column: T) => Array.from(column.subarray(0, index.size));
   const columns = [
     index.createdAt, index.occurredAt, index.lastAccessedAt, index.importance, index.expiresAt, index.kind,
-    index.current, index.tokens, index.wordCount, index.contentWordCount, index.embeddingModel, index.embeddingNorm,
+    index.current, index.tokens, index.wordCount, index.contentWordCount, index.embeddingModel,
   ].map(upTo);
   const words = ["tea", "lisbon", "the", "and", "more", "before", ...Array.from({ length: 7 }, (_, i) => `word${i}`)];
   return {
     ids: index.ids,
     sources: Array.from({ length: index.size }, (_, slot) => index.sourceOf(slot)),
+    norms: Array.from({ length: index.size }, (_, slot) => index.vectors?.norm(slot) ?? 0),
     columns,
     embeddings: Array.from(index.embeddings.subarray(0, index.size * index.dim)),
     models: index.models,

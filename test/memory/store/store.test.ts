@@ -59,7 +59,7 @@ describe("remember", () => {
     expect(store.get("ana", "v")?.embedding).toEqual(Float32Array.from([0.5, 2, -4]));
     const index = scopeIndex(store, "ana")!;
     expect(index.embeddings.subarray(0, 3)).toEqual(Float32Array.from([0.5, 2, -4]));
-    expect(index.embeddingNorm[0]).toBe(Math.sqrt(0.25 + 4 + 16));
+    expect(index.vectors?.norm(0)).toBe(Math.sqrt(0.25 + 4 + 16));
   });
 
   it("refuses a duplicate id and a bad kind, as errors a user caused", () => {

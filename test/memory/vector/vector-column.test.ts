@@ -204,10 +204,10 @@ describe("vector column", () => {
       expect([columns.wasm.usesSimd, columns.wasmChunks.usesSimd, columns.jsChunks.usesSimd]).toEqual([true, true, false]);
       const [query] = randomVectors(1, dim, 99);
       const expected = vectors.map((v) => dotLanes(query, 0, Float32Array.from(v), 0, dim));
-      const norms = vectors.map((v) => dotLanes(v, 0, v, 0, dim));
+      const norms = vectors.map((v) => Math.sqrt(dotLanes(v, 0, v, 0, dim)));
       for (const [name, column] of Object.entries(columns)) {
         expect(Array.from(column.dots(query, vectors.length)), name).toEqual(expected);
-        expect(vectors.map((_, slot) => column.squaredNorm(slot)), name).toEqual(norms);
+        expect(vectors.map((_, slot) => column.norm(slot)), name).toEqual(norms);
       }
     },
   );
@@ -225,15 +225,16 @@ describe("vector column", () => {
 
   it("gives cosines as cosineOf makes them of the products, across result blocks and chunks, 0 where a norm is 0, and returns the largest", () => {
     const count = RESULT_SLOTS + 9;
-    const vectors = randomVectors(count, 6, 21);
+    // Every fifth vector is zero, so of norm 0.
+    const vectors = randomVectors(count, 6, 21).map((v, slot) => (slot % 5 === 0 ? v.map(() => 0) : v));
     const [query] = randomVectors(1, 6, 5);
     const queryNorm = Math.sqrt(dotLanes(query, 0, query, 0, 6));
-    const norms = Float64Array.from(vectors, (v, slot) => (slot % 5 === 0 ? 0 : Math.sqrt(dotLanes(v, 0, v, 0, 6))));
+    const norms = vectors.map((v) => Math.sqrt(dotLanes(v, 0, v, 0, 6)));
     const expected = vectors.map((v, slot) => cosineOf(dotLanes(query, 0, Float32Array.from(v), 0, 6), queryNorm, norms[slot]));
     expect(expected.filter((c) => c === 0)).toHaveLength(Math.ceil(count / 5));
     for (const [name, column] of Object.entries(columnsOf(vectors, 6, 1_000))) {
       const out = new Float64Array(count + 3).fill(-1);
-      expect(column.cosines(query, queryNorm, norms, count, out), name).toBe(Math.max(...expected));
+      expect(column.cosines(query, queryNorm, count, out), name).toBe(Math.max(...expected));
       expect(Array.from(out), name).toEqual([...expected, -1, -1, -1]);
     }
   });
@@ -264,7 +265,7 @@ describe("vector column", () => {
     column.set(0, m);
     const m32 = Float32Array.from(m);
     const out = new Float64Array(1);
-    column.cosines(q, Math.sqrt(dotLanes(q, 0, q, 0, 384)), Float64Array.of(Math.sqrt(column.squaredNorm(0))), 1, out);
+    column.cosines(q, Math.sqrt(dotLanes(q, 0, q, 0, 384)), 1, out);
     expect(out[0]).toBe(relevanceScore(q, m32));
   });
 
@@ -322,7 +323,7 @@ describe("vector column", () => {
     const v = Float32Array.from({ length: dim }, (_, i) => (i % 3) - 1);
     for (const slot of [0, 65_536, 139_999]) column.set(slot, v);
     const expected = dotLanes(v, 0, v, 0, dim);
-    expect([0, 65_536, 139_999].map((slot) => column.squaredNorm(slot))).toEqual([expected, expected, expected]);
+    expect([0, 65_536, 139_999].map((slot) => column.norm(slot))).toEqual([Math.sqrt(expected), Math.sqrt(expected), Math.sqrt(expected)]);
     expect(column.dots(v, 2)[0]).toBe(expected);
     expect(Array.from(column.vector(139_999))).toEqual(Array.from(v));
   });
@@ -335,7 +336,7 @@ describe("vector column", () => {
     column.set(slots - 2, [1, 2, 3, 4, 5, 6, 7, 8]);
     column.grow(slots);
     expect(column.usesSimd).toBe(true);
-    expect(column.squaredNorm(slots - 2)).toBe(204);
+    expect(column.norm(slots - 2)).toBe(Math.sqrt(204));
     expect(new VectorColumn(8, slots).usesSimd).toBe(true);
   });
 
@@ -361,10 +362,11 @@ describe("vector column", () => {
     expect(Array.from(column.vector(3))).toEqual([1, 2, 3]);
   });
 
-  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results, their norms, vectors and read-ahead need", () => {
-    // With dim 4, 16 + 2·8·RESULT_SLOTS + 16c + READ_AHEAD bytes fill two pages exactly at c = (2·65,536 − 16 − 16·RESULT_SLOTS − READ_AHEAD) / 16.
-    const fits = (2 * 65_536 - 16 - 16 * RESULT_SLOTS - READ_AHEAD) / 16;
-    const column = new VectorColumn(4, 100, { simd: "always" });
+  it("grows a chunk's wasm memory in place, by the 64 KiB pages that the query, results, norms, vectors and read-ahead need", () => {
+    // With dim 4 and 8,192 slots a chunk, the norms fill 65,536 bytes, so 16 + 8·RESULT_SLOTS + 65,536 + 16c + READ_AHEAD
+    // bytes fill two pages exactly at c = (2·65,536 − 16 − 8·RESULT_SLOTS − 65,536 − READ_AHEAD) / 16.
+    const fits = (2 * 65_536 - 16 - 8 * RESULT_SLOTS - 65_536 - READ_AHEAD) / 16;
+    const column = new VectorColumn(4, 100, { simd: "always", chunkSlots: 8_192 });
     const [{ wasmMemory }] = column.chunksOf(1);
     column.grow(fits);
     expect(wasmMemory?.buffer.byteLength).toBe(2 * 65_536);
@@ -373,14 +375,24 @@ describe("vector column", () => {
     expect(wasmMemory?.buffer.byteLength).toBe(3 * 65_536);
   });
 
+  it("keeps a chunk's vectors at the same place in a cache line and a page, whatever room its norms take", () => {
+    for (const chunkSlots of [1, 511, 512, 513, 100_000]) {
+      const column = new VectorColumn(384, 1, { simd: "always", chunkSlots });
+      expect(column.chunksOf(1)[0].vectors.byteOffset % 4_096, `${chunkSlots}`).toBe((384 * 4 + 8 * RESULT_SLOTS) % 4_096);
+    }
+  });
+
   it("refuses chunks that are not a whole number of slots, or that one wasm memory could not hold", () => {
     for (const chunkSlots of [0, 2.5]) {
       expect(() => new VectorColumn(4, 1, { chunkSlots })).toThrow(/chunks must hold a whole number of slots, at least 1, within 4 GiB \(got .* slots of 4 floats\)/);
     }
     expect(() => new VectorColumn(1, 1, { chunkSlots: 2 ** 30 })).toThrow("got 1073741824 slots of 1 floats");
-    const most = (2 ** 32 - 16 - 16 * RESULT_SLOTS - READ_AHEAD) / 4;
-    expect(() => new VectorColumn(1, 1, { chunkSlots: most + 1 })).toThrow(`got ${most + 1} slots of 1 floats`);
-    expect(new VectorColumn(1, 1, { chunkSlots: most }).chunkSlots).toBe(most);
+    // A chunk of 4 floats a slot fills 4 GiB exactly with 178,955,487 slots: query, results, their norms' room in
+    // whole pages of 4,096 bytes, vectors and read-ahead. One slot more does not fit.
+    const most = 178_955_487;
+    expect(16 + 8 * RESULT_SLOTS + 4_096 * Math.ceil((8 * most) / 4_096) + 16 * most + READ_AHEAD).toBe(2 ** 32);
+    expect(() => new VectorColumn(4, 1, { chunkSlots: most + 1 })).toThrow(`got ${most + 1} slots of 4 floats`);
+    expect(new VectorColumn(4, 1, { chunkSlots: most }).chunkSlots).toBe(most);
   });
 
   it("says how large the column was to be when the machine runs out of memory, keeping what it holds", () => {
@@ -395,7 +407,7 @@ describe("vector column", () => {
       new Error("an embedding column of 300000 × 1024 floats (1.14 GiB) needs more memory than this process can get: WebAssembly.Memory.grow(): Unable to grow instance memory"),
     );
     vi.restoreAllMocks();
-    expect(column.squaredNorm(1)).toBe(dim);
+    expect(column.norm(1)).toBe(Math.sqrt(dim));
     column.grow(250);
     column.set(249, ones);
     expect(Array.from(column.dots(ones, 250).subarray(248))).toEqual([0, dim]);
@@ -460,6 +472,6 @@ describe("a column expecting writes", () => {
     const column = new VectorColumn(4, 100, { simd: "always" });
     column.expectWrites(0, 50);
     column.set(0, [1, 2, 3, 4]);
-    expect(column.squaredNorm(0)).toBe(30);
+    expect(column.norm(0)).toBe(Math.sqrt(30));
   });
 });
