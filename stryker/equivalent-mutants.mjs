@@ -699,6 +699,14 @@ export const EQUIVALENT_MUTANTS = [
   },
   {
     file: "src/memory/rank/section-ranking.ts",
+    code: "ceiling !== null",
+    within: "if (ceiling !== null && signals.unmatchedBound(",
+    mutator: "ConditionalExpression",
+    replacements: ["true"],
+    reason: "in the walk of unmatched memories the entry's bound with relevance 0 is the run's bound at it, which the walk has just found at or above the bar",
+  },
+  {
+    file: "src/memory/rank/section-ranking.ts",
     code: "n <= 0",
     mutator: "ConditionalExpression",
     replacements: ["false"],

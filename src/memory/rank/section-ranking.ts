@@ -287,6 +287,9 @@ export class SectionRanking {
         const raw = ceiling === null ? 0 : values[slot];
         if (ceiling === null && values[slot] > 0) continue;
         const rel = signals.relevance(raw);
+        // The run's bound at this entry, with the memory's own relevance rather than the ceiling:
+        // most memories walked fail it, before any of their columns is read.
+        if (ceiling !== null && signals.unmatchedBound(runs[best].kind, run.keys[at], run.minImportance, run.maxImportance, rel) < bar) continue;
         if (!view.accessOrder.isLive(slot, run.versions[at]) || !isCandidate(view, slot, this.now, this.candidate, rel)) continue;
         // The run's bound holds for every memory in it; its own relevance may leave it no chance.
         if (ceiling !== null && signals.cannotReach(slot, rel, bar)) continue;

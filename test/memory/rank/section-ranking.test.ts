@@ -294,6 +294,37 @@ describe("section ranking, case by case", () => {
     store.close();
   });
 
+  it("in the walk bounded by the largest relevance, visits a memory whose own bound only ties the bar: it may win the tie", () => {
+    // Recency weighs nothing, so a's and b's totals and bounds are all 0.5 + 5. The walk meets a
+    // first (used last) and b at the bar; b's later event wins the tie.
+    const { store, index, ids } = storeWith([
+      { ...fact("a", "semantic", "a", 10), lastAccessedAt: T0 - 1 * HOUR },
+      { ...fact("b", "semantic", "b", 2), lastAccessedAt: T0 - 5 * HOUR },
+    ]);
+    const values = Float64Array.of(0.5, 0.5);
+    const ranking = new SectionRanking(index, null, byScore, rates([1, 0, 1]), { values, matched: null, scaleToCandidates: false, largest: 0.5 }, T0);
+    expect(ids(ranking.top(1))).toEqual(["b"]);
+    expect(ranking.visited).toBe(2);
+    store.close();
+  });
+
+  it("in the walk bounded by the largest relevance, passes over a memory that its own relevance and last use leave below the bar", () => {
+    // Recency at decay 0.5 an hour; importance weighs nothing. c (used now, relevance 0) sets the bar at 1. e (used an
+    // hour ago, 0.45) is bounded by 0.45 + 0.5 < 1, though the bound without a power, 0.45 + 1 / (1 + ln 2), is not
+    // below it. d (used 3 hours ago, 1) then places with 1.125, and no later memory can reach it.
+    const { store, index, ids } = storeWith([
+      { ...fact("c", "semantic", "c", 9), lastAccessedAt: T0 },
+      { ...fact("e", "semantic", "e", 9), lastAccessedAt: T0 - 1 * HOUR },
+      { ...fact("d", "semantic", "d", 9), lastAccessedAt: T0 - 3 * HOUR },
+      { ...fact("f", "semantic", "f", 9), lastAccessedAt: T0 - 4 * HOUR },
+    ]);
+    const values = Float64Array.of(0, 0.45, 1, 1);
+    const ranking = new SectionRanking(index, null, byScore, rates([1, 1, 0]), { values, matched: null, scaleToCandidates: false, largest: 1 }, T0);
+    expect(ids(ranking.top(1))).toEqual(["d"]);
+    expect(ranking.visited).toBe(2);
+    store.close();
+  });
+
   it("takes every candidate for a depth beyond their number, however large", () => {
     const { store, relevance, ids, index } = storeWith([fact("a", "semantic", "a", 1), fact("b", "semantic", "b", 2), fact("c", "semantic", "c", 3)]);
     const ranking = new SectionRanking(index, null, byScore, rates([1, 1, 1]), relevance, T0);
