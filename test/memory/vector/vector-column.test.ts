@@ -307,6 +307,8 @@ describe("vector column", () => {
     for (const column of [wasmChunks, jsChunks]) {
       const chunks = column.chunksOf(16);
       expect(chunks.map((c) => c.vectors.length)).toEqual([21, 21, 6]);
+      // Slots that end where a chunk does: no empty chunk after them.
+      expect(column.chunksOf(14).map((c) => c.vectors.length)).toEqual([21, 21]);
       expect(Float32Array.from(chunks.flatMap((c) => Array.from(c.vectors)))).toEqual(column.copy(16));
       expect(column.copy(16)).toEqual(Float32Array.from(vectors.slice(0, 16).flat()));
     }
@@ -459,6 +461,17 @@ describe("a column expecting writes", () => {
       [...at(1, 0), at(1, 40)[1]],
       [...at(2, 0), at(2, 15)[1]],
       [...at(2, 15), at(2, 20)[1]],
+    ]);
+  });
+
+  it("asks for nothing past a capacity that ends where a chunk does", () => {
+    const prefaulter = new RecordingPrefaulter();
+    const column = new VectorColumn(4, 80, { simd: "always", prefaulter, chunkSlots: 40 });
+    const chunks = column.chunksOf(80);
+    column.expectWrites(30, 200);
+    expect(prefaulter.ranges.map(([memory, from, to]) => [chunks.findIndex((c) => c.wasmMemory === memory), from, to])).toEqual([
+      [0, chunks[0].vectors.byteOffset + 30 * 16, chunks[0].vectors.byteOffset + 40 * 16],
+      [1, chunks[1].vectors.byteOffset, chunks[1].vectors.byteOffset + 40 * 16],
     ]);
   });
 
