@@ -276,7 +276,7 @@ export class SectionRanking {
       if (best === -1 || bounds[best] < bar) return;
       // Stay on the best run while it is at least as good as the next best (tied entries, as
       // under a decay of 1, come one after another without another look at the other runs).
-      const { run } = runs[best];
+      const { kind, run } = runs[best];
       do {
         const at = cursor[best];
         cursor[best] += oldestFirst ? 1 : -1;
@@ -289,7 +289,7 @@ export class SectionRanking {
         const rel = signals.relevance(raw);
         // The run's bound at this entry, with the memory's own relevance rather than the ceiling:
         // most memories walked fail it, before any of their columns is read.
-        if (ceiling !== null && signals.unmatchedBound(runs[best].kind, run.keys[at], run.minImportance, run.maxImportance, rel) < bar) continue;
+        if (ceiling !== null && signals.unmatchedBound(kind, run.keys[at], run.minImportance, run.maxImportance, rel) < bar) continue;
         if (!view.accessOrder.isLive(slot, run.versions[at]) || !isCandidate(view, slot, this.now, this.candidate, rel)) continue;
         // The run's bound holds for every memory in it; its own relevance may leave it no chance.
         if (ceiling !== null && signals.cannotReach(slot, rel, bar)) continue;
