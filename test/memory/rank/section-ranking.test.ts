@@ -295,8 +295,9 @@ describe("section ranking, case by case", () => {
   });
 
   it("in the walk bounded by the largest relevance, visits a memory whose own bound only ties the bar: it may win the tie", () => {
-    // Recency weighs nothing, so a's and b's totals and bounds are all 0.5 + 5. The walk meets a
-    // first (used last) and b at the bar; b's later event wins the tie.
+    // Recency weighs nothing, so a and b, of relevance 0.5 and the same importance, have one total,
+    // which is also each one's bound. The walk meets a first (used last), then b at the bar; b's
+    // later event wins the tie.
     const { store, index, ids } = storeWith([
       { ...fact("a", "semantic", "a", 10), lastAccessedAt: T0 - 1 * HOUR },
       { ...fact("b", "semantic", "b", 2), lastAccessedAt: T0 - 5 * HOUR },
