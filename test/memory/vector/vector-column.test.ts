@@ -402,12 +402,15 @@ describe("vector column", () => {
     const column = new VectorColumn(dim, 2, { simd: "always" });
     const ones = new Array(dim).fill(1);
     column.set(1, ones);
+    const refusal = new RangeError("WebAssembly.Memory.grow(): Unable to grow instance memory");
     vi.spyOn(WebAssembly.Memory.prototype, "grow").mockImplementation(() => {
-      throw new RangeError("WebAssembly.Memory.grow(): Unable to grow instance memory");
+      throw refusal;
     });
     expect(() => column.grow(300_000)).toThrow(
       new Error("an embedding column of 300000 × 1024 floats (1.14 GiB) needs more memory than this process can get: WebAssembly.Memory.grow(): Unable to grow instance memory"),
     );
+    // The runtime's own error stays at the end of the chain of causes.
+    expect(() => column.grow(300_000)).toThrow(expect.objectContaining({ cause: expect.objectContaining({ cause: refusal }) }));
     vi.restoreAllMocks();
     expect(column.norm(1)).toBe(Math.sqrt(dim));
     column.grow(250);
