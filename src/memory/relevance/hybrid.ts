@@ -30,7 +30,7 @@ export function hybridRelevance(input: RelevanceInput & { hybrid?: Partial<Hybri
   if (fusion === "rrf") {
     // A memory without a vector has no dense rank, as one sharing no word has no BM25 rank.
     const vectors = index.vectors;
-    const denseRank = ranks(current.filter((slot) => vectors !== null && vectors.norm(slot) !== 0), dense.values);
+    const denseRank = ranks(vectors === null ? [] : current.filter((slot) => vectors.norm(slot) !== 0), dense.values);
     const lexicalRank = ranks(current.filter((slot) => lexical.values[slot] > 0), lexical.values);
     for (let slot = 0; slot < index.size; slot++) values[slot] = 0;
     const best = 1 / (k + 1);

@@ -209,7 +209,8 @@ export class WasmChunk implements Chunk {
   }
 }
 
-const align16 = (n: number) => Math.ceil(n / 16) * 16;
+/** `n` rounded up to a whole number of `unit`s. */
+const roundUp = (n: number, unit: number) => Math.ceil(n / unit) * unit;
 
 /**
  * Where a WasmChunk of at most `maxSlots` slots keeps its results, norms and vectors, as byte
@@ -217,9 +218,9 @@ const align16 = (n: number) => Math.ceil(n / 16) * 16;
  * page and a cache line whatever the chunk's size: where the kernel was measured.
  */
 function chunkLayout(dim: number, maxSlots: number): { resultsAt: number; normsAt: number; vectorsAt: number } {
-  const resultsAt = align16(dim * 4);
+  const resultsAt = roundUp(dim * 4, 16);
   const normsAt = resultsAt + RESULT_SLOTS * 8;
-  return { resultsAt, normsAt, vectorsAt: normsAt + Math.ceil((maxSlots * 8) / 4096) * 4096 };
+  return { resultsAt, normsAt, vectorsAt: normsAt + roundUp(maxSlots * 8, 4096) };
 }
 
 /** Bytes of a WasmChunk of `slots` slots that can grow to `maxSlots`: up to its vectors, the vectors, and the room the kernel reads past them. */
